@@ -1,0 +1,207 @@
+"""Ledger benchmark (a script, not a test): fill a temporary database, then time the hot paths.
+
+    python bench/ledger_bench.py [--entries 1000000] [--settles 2000] [--repeat 50] [--db PATH] [--analyze]
+
+1. Bulk-fills ``--entries`` entries (4 guilds, one holding half the rows; 2 seasons each; 4 games;
+   4 seats per settlement, sometimes a computer; ``stake`` + ``point`` per seat = 8 entries per settlement).
+   Rows are laid out by the ledger's own validation (``prepare_booking``) but inserted with
+   ``executemany`` in large transactions (secondary indexes dropped during the load and rebuilt from the
+   schema after), because going through ``settle`` one by one is what step 2 measures and would take
+   minutes.
+2. Settlement throughput through ``Ledger.settle`` (one transaction each, sequential and concurrent).
+3. Median / p95 latency of ``leaderboard`` (several shapes) and ``balance``/``history`` on the big guild.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
+
+from bot.db import Database
+from bot.ledger import Ledger, SeatRef
+from bot.ledger.service import _INSERT_ENTRY, prepare_booking
+
+GAMES = ("mediatore", "mighty", "minchiate", "wizard")
+GUILD_WEIGHTS = {1: 0.5, 2: 0.2, 3: 0.2, 4: 0.1}
+USERS_PER_GUILD = 400
+SEATS = 4
+CREATED_AT = "2026-01-01T00:00:00.000+00:00"
+_INSERT_SETTLEMENT_WITH_ID = (
+    "INSERT INTO settlements (id, key, guild_id, season_id, game, table_id, hand_index, created_at,"
+    " summary_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _random_settlement(rng: random.Random, guild: int, n: int) -> dict[str, Any]:
+    users = rng.sample(range(1, USERS_PER_GUILD + 1), SEATS)
+    seats = [SeatRef(guild * 100_000 + u, f"user{u}") for u in users]
+    if rng.random() < 0.25:
+        seats[rng.randrange(SEATS)] = SeatRef(None, "Robot")
+    stake = [rng.randint(-10, 10) for _ in range(SEATS - 1)]
+    stake.append(-sum(stake))
+    points = [rng.randint(0, 30) for _ in range(SEATS)]
+    return {
+        "key": f"bench:{n}",
+        "guild_id": guild,
+        "game": rng.choice(GAMES),
+        "table_id": n // 10,
+        "hand_index": n % 10,
+        "seats": seats,
+        "amounts": {"stake": stake, "point": points},
+        "summary": {"contract": rng.randint(1, 13)},
+    }
+
+
+async def fill(db: Database, entries: int, rng: random.Random) -> int:
+    """Insert about ``entries`` entries; returns the number of settlements."""
+    n_settlements = entries // (SEATS * 2)
+    guilds = list(GUILD_WEIGHTS)
+    weights = [GUILD_WEIGHTS[g] for g in guilds]
+    conn = db.conn
+    async with db.transaction() as tx:
+        season_ids: dict[tuple[int, int], int] = {}
+        for g in guilds:
+            for number in (1, 2):
+                closed = CREATED_AT if number == 1 else None
+                cur = await tx.execute(
+                    "INSERT INTO seasons (guild_id, number, started_at, closed_at) VALUES (?, ?, ?, ?)",
+                    (g, number, CREATED_AT, closed),
+                )
+                assert cur.lastrowid is not None
+                season_ids[g, number] = cur.lastrowid
+    # Bulk-load practice: drop the secondary indexes, insert, then rebuild them (a sort per index instead
+    # of a million random b-tree inserts). The definitions are read back from the schema, so the rebuilt
+    # indexes are exactly the migration's.
+    index_rows = await db.fetchall(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
+        " AND tbl_name IN ('entries', 'settlements')"
+    )
+    async with db.transaction() as tx:
+        for r in index_rows:
+            await tx.execute(f"DROP INDEX {r['name']}")
+
+    async def insert(settlements: list[tuple[Any, ...]], rows: list[tuple[Any, ...]]) -> None:
+        async with db.transaction():
+            await conn.executemany(_INSERT_SETTLEMENT_WITH_ID, settlements)
+            await conn.executemany(_INSERT_ENTRY, rows)
+
+    batch = 10_000  # settlements per transaction
+    pending: asyncio.Task[None] | None = None
+    for start in range(0, n_settlements, batch):
+        settlements: list[tuple[Any, ...]] = []
+        rows: list[tuple[Any, ...]] = []
+        for n in range(start, min(start + batch, n_settlements)):
+            guild = rng.choices(guilds, weights)[0]
+            b = prepare_booking(**_random_settlement(rng, guild, n))
+            season = season_ids[guild, 1 if n < n_settlements // 2 else 2]
+            sid = n + 1  # explicit ids: lets us build the entries without a round trip per settlement
+            settlements.append(
+                (sid, b.key, b.guild_id, season, b.game, b.table_id, b.hand_index, CREATED_AT, b.summary_json)
+            )
+            rows.extend(b.entry_params(sid, season, CREATED_AT))
+        # Pipeline: SQLite inserts batch k on aiosqlite's thread (GIL released) while we build batch k+1.
+        if pending is not None:
+            await pending
+        pending = asyncio.create_task(insert(settlements, rows))
+    if pending is not None:
+        await pending
+    async with db.transaction() as tx:
+        for r in index_rows:
+            await tx.execute(r["sql"])
+    return n_settlements
+
+
+async def timed(fn: Callable[[], Awaitable[object]], repeat: int) -> tuple[float, float]:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        await fn()
+        times.append((time.perf_counter() - t0) * 1000)
+    times.sort()
+    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+    return statistics.median(times), p95
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--entries", type=int, default=1_000_000)
+    ap.add_argument("--settles", type=int, default=2000)
+    ap.add_argument("--repeat", type=int, default=50)
+    ap.add_argument("--db", type=Path, help="database file (default: a temporary one, deleted afterwards)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cache-mib", type=int, default=32, help="page cache per connection (Database default)")
+    ap.add_argument("--analyze", action="store_true", help="run ANALYZE after filling (planner statistics)")
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = args.db or Path(tmp) / "bench.db"
+        db = await Database.open(path, cache_mib=args.cache_mib)
+        ledger = Ledger(db)
+        try:
+            t0 = time.perf_counter()
+            n = await fill(db, args.entries, rng)
+            fill_s = time.perf_counter() - t0
+            if args.analyze:
+                # What `PRAGMA optimize` (run by Database.close) eventually does on a long-lived database.
+                async with db.transaction() as tx:
+                    await tx.execute("ANALYZE")
+            row = await db.fetchone("SELECT COUNT(*) FROM entries")
+            total = row[0] if row else 0
+            print(f"fill: {total:,} entries / {n:,} settlements in {fill_s:.1f} s ({total / fill_s:,.0f} entries/s)")
+
+            # -- settle throughput -----------------------------------------------------------------------
+            base = n + 1
+            calls = [_random_settlement(rng, 1, base + i) for i in range(args.settles)]
+            t0 = time.perf_counter()
+            for c in calls:
+                await ledger.settle(**c)
+            dt = time.perf_counter() - t0
+            print(f"settle sequential: {args.settles} in {dt:.2f} s = {args.settles / dt:,.0f} settlements/s")
+            calls = [_random_settlement(rng, 1, base + args.settles + i) for i in range(args.settles)]
+            t0 = time.perf_counter()
+            results = await asyncio.gather(*(ledger.settle(**c) for c in calls))
+            dt = time.perf_counter() - t0
+            assert all(results)
+            print(f"settle concurrent (gather): {args.settles} in {dt:.2f} s = {args.settles / dt:,.0f} settlements/s")
+            t0 = time.perf_counter()
+            dup = await asyncio.gather(*(ledger.settle(**c) for c in calls[:500]))
+            dt = time.perf_counter() - t0
+            assert not any(dup)
+            print(f"settle retry of booked keys: 500 in {dt:.2f} s = {500 / dt:,.0f} /s")
+
+            # -- queries on the big guild ----------------------------------------------------------------
+            g = 1
+            row = await db.fetchone("SELECT COUNT(*) FROM entries WHERE guild_id = ?", (g,))
+            print(f"guild {g}: {row[0] if row else 0:,} entries")
+            users = [g * 100_000 + u for u in range(1, USERS_PER_GUILD + 1)]
+            cases: list[tuple[str, Callable[[], Awaitable[object]]]] = [
+                ("leaderboard stake, current season", lambda: ledger.leaderboard(g)),
+                ("leaderboard stake, game=wizard", lambda: ledger.leaderboard(g, game="wizard")),
+                ("leaderboard point by wins, wizard", lambda: ledger.leaderboard(g, "wizard", "point", by="wins")),
+                ("leaderboard stake, all seasons", lambda: ledger.leaderboard(g, season="all")),
+                ("balance (all currencies, current)", lambda: ledger.balance(g, rng.choice(users))),
+                ("balance stake, all seasons", lambda: ledger.balance(g, rng.choice(users), "stake", "all")),
+                ("history (10 rows)", lambda: ledger.history(g, rng.choice(users))),
+            ]
+            for label, fn in cases:
+                repeat = args.repeat if label.startswith("leaderboard") else args.repeat * 10
+                med, p95 = await timed(fn, repeat)
+                print(f"{label:<38} median {med:8.2f} ms   p95 {p95:8.2f} ms   (n={repeat})")
+            print(f"database size: {Path(path).stat().st_size / 1e6:,.0f} MB")
+        finally:
+            await db.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

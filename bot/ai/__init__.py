@@ -1,0 +1,1 @@
+"""Computer players. Pure code: no discord, no sqlite, no asyncio."""

@@ -1,0 +1,126 @@
+"""Heuristic computer players for Minchiate.
+
+``normal``: discards worthless pips (shortest suit first, to make voids for ruffing), declares every
+combination, protects its counting cards, smears counting cards onto a partner's sure trick, wins
+opponents' tricks as cheaply as possible (ruffing their Kings) and uses the Matto to save points.
+``easy``: a random legal card, but it still declares everything and discards sensibly.
+Both read only ``game.view(seat)`` and ``game.legal_actions(seat)``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bot.ai.base import register_agent
+from bot.engine.cards import MATTO
+from bot.engine.protocol import Action, Game
+from bot.games._minchiate_rules import POINTS, STRENGTH, SUIT, TRUMP
+from bot.games.minchiate import winner_of
+
+
+def _discard_key(card: str, hand: list[str]) -> tuple[int, int, int]:
+    """Lower = discard first: plain pips of short suits, then courts, then trumps."""
+    s = SUIT[card]
+    if s == TRUMP:
+        return (2, 0, STRENGTH[card])
+    if STRENGTH[card] > 10:  # a court
+        return (1, 0, STRENGTH[card])
+    length = sum(1 for c in hand if SUIT[c] == s)
+    return (0, length, STRENGTH[card])
+
+
+def _value_key(card: str) -> tuple[int, int]:
+    """Cheapest card to give away: fewest points, then weakest (the Matto is never "cheap" here)."""
+    return (POINTS[card], STRENGTH[card])
+
+
+class MinchiateNormal:
+    level = "normal"
+
+    def choose(self, game: Game, seat: int, rng: random.Random) -> Action:
+        acts = game.legal_actions(seat)
+        if not acts:
+            raise ValueError(f"seat {seat} has no legal action")
+        kind = acts[0]["type"]
+        if kind == "declare":
+            return acts[0]  # declare all (the first action)
+        if kind == "cut":
+            return rng.choice(acts)
+        view = game.view(seat)
+        if kind == "discard":
+            hand = view["hand"]
+            return min(acts, key=lambda a: _discard_key(a["cards"][0], hand))
+        return {"type": "play", "card": self._play(view, seat, [a["card"] for a in acts])}
+
+    def _play(self, view: dict[str, Any], seat: int, legal: list[str]) -> str:
+        if len(legal) == 1:
+            return legal[0]
+        hand: list[str] = view["hand"]
+        plays = [(int(s), c) for s, c in (view["trick"] or {"plays": []})["plays"]]
+        real = [(s, c) for s, c in plays if c != MATTO]
+        non_matto = [c for c in legal if c != MATTO]
+        if not real:
+            return self._lead(hand, non_matto or legal)
+        me = seat % 2
+        w = winner_of(plays)
+        pos = len(plays)
+        trick_pts = sum(POINTS[c] for _, c in real)
+        wins = [c for c in non_matto if winner_of([*plays, (seat, c)]) == seat]
+        if w % 2 == me:
+            partner_card = next(c for s, c in plays if s == w)
+            safe = pos == 3 or (SUIT[partner_card] == TRUMP and STRENGTH[partner_card] >= 136)
+            if safe and non_matto:
+                # smear: counting cards die at home and score for us at the end
+                return max(non_matto, key=lambda c: (POINTS[c], -STRENGTH[c]))
+            return min(non_matto or legal, key=_value_key)
+        if wins:
+            if pos == 3:
+                return min(wins, key=lambda c: (STRENGTH[c], -POINTS[c]))
+            trumps = [c for c in wins if SUIT[c] == TRUMP]
+            if trumps:
+                # an opponent may still overtrump: with points at stake use a solid trump
+                if trick_pts >= 5:
+                    strong = [c for c in trumps if STRENGTH[c] >= 130]
+                    if strong:
+                        return min(strong, key=lambda c: (POINTS[c], STRENGTH[c]))
+                return min(trumps, key=lambda c: (POINTS[c], STRENGTH[c]))
+            safe_wins = [c for c in wins if POINTS[c] == 0]
+            if safe_wins:
+                return max(safe_wins, key=lambda c: STRENGTH[c])
+            if trick_pts >= 5:
+                return wins[0]
+        cheapest = min(non_matto or legal, key=_value_key)
+        if MATTO in legal and POINTS[cheapest] > 0:
+            return MATTO  # the excuse saves our counting card (one worthless card owed)
+        return cheapest
+
+    def _lead(self, hand: list[str], legal: list[str]) -> str:
+        plain = [c for c in legal if SUIT[c] not in (TRUMP, "M") and POINTS[c] == 0]
+        if plain:
+
+            def length(c: str) -> int:
+                return sum(1 for x in hand if SUIT[x] == SUIT[c])
+
+            return max(plain, key=lambda c: (length(c), -STRENGTH[c]))
+        trumps = [c for c in legal if SUIT[c] == TRUMP and POINTS[c] == 0]
+        if trumps:
+            return min(trumps, key=lambda c: STRENGTH[c])
+        no_matto = [c for c in legal if c != MATTO] or legal
+        return min(no_matto, key=_value_key)
+
+
+class MinchiateEasy:
+    level = "easy"
+
+    def choose(self, game: Game, seat: int, rng: random.Random) -> Action:
+        acts = game.legal_actions(seat)
+        if not acts:
+            raise ValueError(f"seat {seat} has no legal action")
+        if acts[0]["type"] in ("declare", "discard"):
+            return MinchiateNormal().choose(game, seat, rng)
+        return rng.choice(acts)
+
+
+register_agent("minchiate", "normal", MinchiateNormal)
+register_agent("minchiate", "easy", MinchiateEasy)

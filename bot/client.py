@@ -1,0 +1,118 @@
+"""The Discord client: owns start-up (database, ledger, table service, cogs, command sync) and shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.db import Database
+from bot.ledger import Ledger
+from bot.tables.service import TableError, TableService
+
+log = logging.getLogger(__name__)
+
+COGS = ("cogs.tables", "cogs.wizard", "cogs.mediatore", "cogs.mighty", "cogs.minchiate", "cogs.ledger")
+
+
+class TavoloTree(app_commands.CommandTree["TavoloBot"]):
+    """Turns refusals of the table service into a short private reply instead of a logged traceback."""
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, TableError):
+            text = str(original)
+        elif isinstance(error, app_commands.CheckFailure):
+            text = "You can't use that command here."
+        else:
+            log.error("command %r failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+            text = "Something went wrong; nothing was changed."
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+
+class TavoloBot(commands.Bot):
+    """Tavolo's bot. Slash commands only: it needs no privileged intents and no message content."""
+
+    def __init__(self, settings: Settings, *, edit_interval: float = 1.0, cogs: tuple[str, ...] = COGS) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channel/thread metadata; everything else arrives as interactions
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=TavoloTree
+        )
+        self.settings = settings
+        self.edit_interval = edit_interval
+        self.cog_modules = cogs
+        self.db: Database | None = None
+        self.ledger: Ledger | None = None
+        self.tables: TableService | None = None
+        self._timer_task: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        self.db = await Database.open(self.settings.database)
+        self.ledger = Ledger(self.db)
+        self.tables = TableService(self.db, self.ledger, default_timeout=self.settings.turn_timeout)
+        for name in self.cog_modules:
+            await self.load_extension(name)
+        await self._sync_commands()
+        restored = await self.tables.load()
+        tables_cog: Any = self.get_cog("Tables")
+        if tables_cog is not None:
+            await tables_cog.restore()
+        log.info("restored %d open table(s)", len(restored))
+        self._timer_task = asyncio.create_task(self._timers(), name="turn-timers")
+
+    async def _sync_commands(self) -> None:
+        """Sync the command tree only when it changed since the last sync (Discord rate-limits syncs)."""
+        guild = discord.Object(self.settings.dev_guild) if self.settings.dev_guild else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        key = f"commands:{self.settings.dev_guild or 'global'}:{self.settings.api_base or 'discord'}"
+        assert self.db is not None
+        row = await self.db.fetchone("SELECT value FROM bot_meta WHERE key = ?", (key,))
+        if row is not None and row[0] == digest:
+            log.info("slash commands unchanged; not syncing")
+            return
+        synced = await self.tree.sync(guild=guild)
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, digest),
+            )
+        log.info("synced %d slash command(s) %s", len(synced), f"to guild {guild.id}" if guild else "globally")
+
+    async def _timers(self) -> None:
+        """One background task fires every table's turn timer (a timed-out human is played by the computer)."""
+        while not self.is_closed():
+            await asyncio.sleep(1.0)
+            if self.tables is not None:
+                try:
+                    await self.tables.tick()
+                except Exception:
+                    log.exception("turn timer tick failed")
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s) in %d server(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+
+    async def close(self) -> None:
+        if self._timer_task is not None:
+            self._timer_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._timer_task
+        await super().close()
+        if self.tables is not None:
+            await self.tables.idle()
+        if self.db is not None:
+            await self.db.close()

@@ -1,0 +1,74 @@
+"""Settings, read once from the environment (and a ``.env`` file via python-dotenv).
+
+Every setting is documented in ``.env.example`` and the README's configuration table.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+# A bot token is three base64url parts separated by dots; checking the shape catches pasted client
+# secrets or application ids before we ever talk to Discord.
+_TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
+
+
+class ConfigError(Exception):
+    """A setting is missing or invalid; the message is one line for the operator."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    token: str
+    database: Path
+    dev_guild: int | None
+    api_base: str | None
+    gateway_url: str | None
+    log_level: str
+    turn_timeout: int
+    ai_workers: int
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None, *, dotenv: bool = True) -> Settings:
+        if env is None:
+            if dotenv:
+                load_dotenv(override=False)
+            env = dict(os.environ)
+        token = env.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            raise ConfigError("DISCORD_TOKEN is not set: put your bot token in .env or the environment.")
+        if not _TOKEN_SHAPE.match(token):
+            raise ConfigError("DISCORD_TOKEN does not look like a bot token (copy it from Bot -> Reset Token).")
+        dev_guild = env.get("TAVOLO_DEV_GUILD", "").strip()
+        if dev_guild and not dev_guild.isdigit():
+            raise ConfigError("TAVOLO_DEV_GUILD must be a server (guild) id: digits only.")
+        level = env.get("TAVOLO_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise ConfigError("TAVOLO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL.")
+        return cls(
+            token=token,
+            database=Path(env.get("TAVOLO_DATABASE", "").strip() or "data/tavolo.db"),
+            dev_guild=int(dev_guild) if dev_guild else None,
+            api_base=env.get("DISCORD_API_BASE", "").strip() or None,
+            gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
+            log_level=level,
+            turn_timeout=_int(env, "TAVOLO_TURN_TIMEOUT", 90, 15, 3600),
+            ai_workers=_int(env, "TAVOLO_AI_WORKERS", 1, 1, 16),
+        )
+
+
+def _int(env: dict[str, str], name: str, default: int, lo: int, hi: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number.") from None
+    if not lo <= value <= hi:
+        raise ConfigError(f"{name} must be between {lo} and {hi}.")
+    return value

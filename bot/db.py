@@ -1,0 +1,361 @@
+"""The SQLite database: one write connection, numbered migrations, serialized write transactions.
+
+Usage::
+
+    db = await Database.open("data/tavolo.db")
+    async with db.transaction() as conn:      # BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error)
+        await conn.execute("INSERT ...")
+    async with db.reader() as conn:           # a consistent, committed-only view for queries
+        rows = await conn.execute_fetchall("SELECT ...")
+    await db.close()
+
+Design notes (why it looks like this):
+
+* **One writer.** SQLite allows a single writer at a time anyway; funnelling every write through one
+  connection guarded by an :class:`asyncio.Lock` means a transaction opened by one coroutine can never
+  see (or be committed by) statements of another coroutine sharing the connection. ``BEGIN IMMEDIATE``
+  takes the write lock up front, so a transaction never fails half-way with ``SQLITE_BUSY`` on upgrade.
+* **Separate reader.** Because the writer connection may hold an uncommitted transaction while it
+  awaits, queries must not run on it (they would see rows that may still be rolled back). File
+  databases get a second, ``query_only`` connection: in WAL mode it reads the last committed snapshot
+  without blocking or being blocked by the writer. ``:memory:`` databases cannot be shared between
+  connections, so there :meth:`Database.reader` borrows the writer under the same lock.
+* **Re-entrancy is an error, not a deadlock.** A context variable remembers which databases the current
+  task is inside a transaction of: a nested :meth:`Database.transaction` raises :class:`RuntimeError`,
+  and :meth:`Database.reader` inside a transaction reuses the transaction's connection (so a service can
+  read its own uncommitted writes).
+* **Migrations** are ``bot/migrations/NNN_name.sql`` files, applied in version order, each exactly once
+  and each in its own transaction together with its ``schema_migrations`` row, so a crash mid-way leaves
+  either the whole migration or none of it. Files must not contain ``BEGIN``/``COMMIT`` themselves, and
+  ``PRAGMA foreign_keys`` inside one has no effect (SQLite ignores it within a transaction).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import aiosqlite
+
+__all__ = ["MIGRATIONS_DIR", "Database", "Migration", "MigrationError", "load_migrations"]
+
+log = logging.getLogger(__name__)
+
+#: Where the numbered ``.sql`` migrations live (package data, no ``__init__.py``).
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+_MIGRATION_FILE = re.compile(r"^(\d{3,})_([a-z0-9_]+)\.sql$")
+# Statements a migration may not issue: the runner owns the transaction.
+_TX_CONTROL = re.compile(r"^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b", re.IGNORECASE)
+_IS_APPLIED = "SELECT 1 FROM schema_migrations WHERE version = ?"
+_SQL_COMMENTS = re.compile(r"--[^\n]*|/\*.*?\*/", re.DOTALL)
+
+# Markers of the transactions the current task (context) is inside. A marker is a fresh object per
+# transaction, so a task that inherited the context but outlives the transaction is not fooled.
+_ACTIVE_TX: ContextVar[frozenset[object]] = ContextVar("tavolo_db_active_tx", default=frozenset())
+
+
+class MigrationError(RuntimeError):
+    """A migration file is malformed, duplicated, or failed to apply."""
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    path: Path
+
+    def statements(self) -> list[str]:
+        return split_sql(self.path.read_text(encoding="utf-8"), source=self.path.name)
+
+
+def split_sql(script: str, *, source: str = "<sql>") -> list[str]:
+    """Split a script into complete statements.
+
+    We cannot use ``executescript`` because Python's sqlite3 commits any open transaction before running
+    it, which would break "one migration = one transaction". ``sqlite3.complete_statement`` understands
+    string literals and ``CREATE TRIGGER ... BEGIN ...; END;`` bodies, so we accumulate text up to each
+    ``;`` until it reports a complete statement. The last statement's ``;`` may be omitted.
+    """
+    statements: list[str] = []
+    buf = ""
+    for piece in script.split(";"):
+        buf += piece + ";"
+        if sqlite3.complete_statement(buf):
+            stmt = buf.strip()
+            if _SQL_COMMENTS.sub("", stmt).strip().strip(";").strip():
+                statements.append(stmt)
+            buf = ""
+    # split() appended a ';' after the last piece; whatever is left must be comments/whitespace only.
+    leftover = _SQL_COMMENTS.sub("", buf[:-1] if buf.endswith(";") else buf).strip()
+    if leftover:
+        raise MigrationError(f"{source}: unterminated statement: {leftover[:60]!r}")
+    for stmt in statements:
+        if _TX_CONTROL.match(_SQL_COMMENTS.sub("", stmt).strip()):
+            raise MigrationError(f"{source}: migrations must not control transactions: {stmt[:60]!r}")
+    return statements
+
+
+def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+    """The migrations in ``directory``, sorted by version. Other files (README, etc.) are ignored."""
+    found: dict[int, Migration] = {}
+    if not directory.is_dir():
+        raise MigrationError(f"migrations folder not found: {directory}")
+    for path in directory.iterdir():
+        m = _MIGRATION_FILE.match(path.name)
+        if not m or not path.is_file():
+            continue
+        version = int(m.group(1))
+        if version in found:
+            other = found[version].path.name
+            raise MigrationError(f"duplicate migration version {version}: {other}, {path.name}")
+        found[version] = Migration(version, m.group(2), path)
+    return [found[v] for v in sorted(found)]
+
+
+async def _rollback(conn: aiosqlite.Connection) -> None:
+    """Roll back after an error without masking it.
+
+    Shielded so that it also completes on cancellation: aiosqlite runs statements in FIFO order on its
+    own thread, so the ROLLBACK is queued before any later BEGIN even if we are cancelled again. A
+    connection already closed (shutdown gave up waiting) has nothing left to roll back.
+    """
+    try:
+        if conn.in_transaction:
+            await asyncio.shield(conn.execute("ROLLBACK"))
+    except (ValueError, sqlite3.Error) as exc:  # aiosqlite raises ValueError on a closed connection
+        log.warning("rollback failed: %s", exc)
+
+
+def _is_memory(path: str) -> bool:
+    return path in ("", ":memory:")
+
+
+class Database:
+    """An open SQLite database (see the module docstring). Create with :meth:`open`."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        migrations_dir: Path | None = None,
+        busy_timeout_ms: int = 5000,
+        cache_mib: int = 32,
+    ) -> None:
+        self.path = os.fspath(path)
+        self.migrations_dir = migrations_dir or MIGRATIONS_DIR
+        self.busy_timeout_ms = busy_timeout_ms
+        self.cache_mib = cache_mib
+        self._writer: aiosqlite.Connection | None = None
+        self._reader: aiosqlite.Connection | None = None
+        self._write_lock = asyncio.Lock()
+        self._tx_marker: object | None = None  # the open transaction's marker (see _ACTIVE_TX)
+
+    # -- lifecycle -------------------------------------------------------------------------------------
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        migrations_dir: Path | None = None,
+        busy_timeout_ms: int = 5000,
+        cache_mib: int = 32,
+    ) -> Database:
+        """Open (creating parent folders), configure and migrate a database."""
+        db = cls(path, migrations_dir=migrations_dir, busy_timeout_ms=busy_timeout_ms, cache_mib=cache_mib)
+        await db.connect()
+        return db
+
+    @property
+    def is_memory(self) -> bool:
+        return _is_memory(self.path)
+
+    async def connect(self) -> Self:
+        if self._writer is not None:
+            return self
+        if not self.is_memory:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._writer = await self._open_connection(query_only=False)
+            await self._apply_migrations(self._writer)
+            if not self.is_memory:
+                self._reader = await self._open_connection(query_only=True)
+        except BaseException:
+            await self.close()
+            raise
+        return self
+
+    async def _open_connection(self, *, query_only: bool) -> aiosqlite.Connection:
+        # isolation_level=None: autocommit; we issue BEGIN/COMMIT ourselves so transactions are explicit.
+        conn = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            conn.row_factory = aiosqlite.Row
+            await conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            # SQLite's default page cache is 2 MiB; ledger indexes outgrow it quickly and every miss is a
+            # syscall. Leaderboards sort through temp b-trees: keep those in memory.
+            await conn.execute(f"PRAGMA cache_size = {-1024 * int(self.cache_mib)}")
+            await conn.execute("PRAGMA temp_store = MEMORY")
+            if not self.is_memory and not query_only:
+                row = await (await conn.execute("PRAGMA journal_mode = WAL")).fetchone()
+                if row is None or str(row[0]).lower() != "wal":
+                    log.warning("could not enable WAL on %s (got %r); readers may block", self.path, row)
+                # NORMAL is durable against application crashes in WAL mode and much faster than FULL;
+                # only an OS crash/power loss can lose the last transactions (never corrupt the file).
+                await conn.execute("PRAGMA synchronous = NORMAL")
+            if query_only:
+                await conn.execute("PRAGMA query_only = ON")
+        except BaseException:
+            await conn.close()
+            raise
+        return conn
+
+    async def close(self, *, timeout: float = 10.0) -> None:
+        """Close both connections. Waits up to ``timeout`` seconds for a running transaction to finish;
+        after that it closes anyway and SQLite rolls the unfinished transaction back."""
+        if self._writer is None and self._reader is None:
+            return
+        if self.in_transaction:
+            raise RuntimeError("Database.close() inside one of its own transactions")
+        locked = False
+        try:
+            await asyncio.wait_for(self._write_lock.acquire(), timeout)
+            locked = True
+        except TimeoutError:
+            log.warning("closing %s with a transaction still open; it will be rolled back", self.path)
+        try:
+            if locked and self._writer is not None and not self.is_memory:
+                # SQLite's advice for long-lived databases: refresh planner statistics when useful; the
+                # analysis limit keeps that to milliseconds even on a large ledger.
+                try:
+                    await self._writer.execute("PRAGMA analysis_limit = 1000")
+                    await self._writer.execute("PRAGMA optimize")
+                except sqlite3.Error as exc:  # housekeeping must never prevent closing
+                    log.warning("PRAGMA optimize failed on %s: %s", self.path, exc)
+            for attr in ("_reader", "_writer"):
+                conn: aiosqlite.Connection | None = getattr(self, attr)
+                setattr(self, attr, None)
+                if conn is not None:
+                    await conn.close()
+        finally:
+            if locked:
+                self._write_lock.release()
+
+    async def __aenter__(self) -> Self:
+        return await self.connect()
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    @property
+    def conn(self) -> aiosqlite.Connection:
+        """The write connection. Prefer :meth:`transaction` / :meth:`reader`; this is for tools/benchmarks."""
+        if self._writer is None:
+            raise RuntimeError("database is not open")
+        return self._writer
+
+    # -- transactions ----------------------------------------------------------------------------------
+    @property
+    def in_transaction(self) -> bool:
+        """Whether the *current task* is inside the open :meth:`transaction` of this database (tasks
+        spawned inside it count as inside while it is open)."""
+        marker = self._tx_marker
+        return marker is not None and marker in _ACTIVE_TX.get()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A serialized write transaction: ``BEGIN IMMEDIATE``, then ``COMMIT``, or ``ROLLBACK`` on error.
+
+        Everything executed on the yielded connection commits or rolls back together. Do not nest.
+        """
+        if self.in_transaction:
+            raise RuntimeError("nested Database.transaction() in the same task (pass the connection down)")
+        conn = self.conn
+        async with self._write_lock:
+            marker = self._tx_marker = object()
+            token = _ACTIVE_TX.set(_ACTIVE_TX.get() | {marker})
+            try:
+                await conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                    await conn.execute("COMMIT")
+                except BaseException:
+                    await _rollback(conn)
+                    raise
+            finally:
+                self._tx_marker = None
+                _ACTIVE_TX.reset(token)
+
+    @asynccontextmanager
+    async def reader(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A connection for queries that sees only committed data (or, inside a transaction of the
+        current task, that transaction's own writes)."""
+        if self.in_transaction:
+            yield self.conn
+        elif self._reader is not None:
+            yield self._reader
+        else:
+            # :memory: — the writer is the only connection; the lock keeps us out of open transactions.
+            async with self._write_lock:
+                yield self.conn
+
+    async def fetchall(self, sql: str, params: Any = ()) -> list[aiosqlite.Row]:
+        async with self.reader() as conn:
+            return list(await conn.execute_fetchall(sql, params))
+
+    async def fetchone(self, sql: str, params: Any = ()) -> aiosqlite.Row | None:
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    # -- migrations ------------------------------------------------------------------------------------
+    async def applied_migrations(self) -> list[tuple[int, str]]:
+        rows = await self.fetchall("SELECT version, name FROM schema_migrations ORDER BY version")
+        return [(int(r["version"]), str(r["name"])) for r in rows]
+
+    async def _apply_migrations(self, conn: aiosqlite.Connection) -> None:
+        migrations = load_migrations(self.migrations_dir)
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        )
+        known = {m.version for m in migrations}
+        rows = await conn.execute_fetchall("SELECT version FROM schema_migrations")
+        newer = sorted({int(r[0]) for r in rows} - known)
+        if newer:
+            log.warning("database %s has migrations this code does not know: %s", self.path, newer)
+        for mig in migrations:
+            statements = mig.statements()  # parse before BEGIN so a malformed file changes nothing
+            async with self._write_lock:
+                await conn.execute("BEGIN IMMEDIATE")
+                try:
+                    # Checked inside the write lock: another process may have applied it meanwhile.
+                    cur = await conn.execute(_IS_APPLIED, (mig.version,))
+                    if await cur.fetchone() is not None:
+                        await conn.execute("ROLLBACK")
+                        continue
+                    for stmt in statements:
+                        await conn.execute(stmt)
+                    await conn.execute(
+                        "INSERT INTO schema_migrations (version, name, applied_at)"
+                        " VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+                        (mig.version, mig.name),
+                    )
+                    await conn.execute("COMMIT")
+                except BaseException as exc:
+                    await _rollback(conn)
+                    if isinstance(exc, sqlite3.Error):
+                        raise MigrationError(f"migration {mig.path.name} failed: {exc}") from exc
+                    raise
+                log.info("applied migration %03d_%s", mig.version, mig.name)

@@ -1,0 +1,202 @@
+"""The protocol every game engine implements, and replay.
+
+A game is a synchronous, deterministic state machine:
+
+* built from ``(num_seats, options, seed)``;
+* ``to_move()`` says which seats may act now (several at once in simultaneous phases);
+* ``legal_actions(seat)`` lists exactly what that seat may do; ``apply(seat, action)`` does it or raises
+  :class:`~bot.engine.errors.IllegalAction`;
+* ``public_view()`` is everything the whole table may know; ``view(seat)`` adds only what that seat may
+  know. Renderers only ever see views, which is how privacy is guaranteed by construction;
+* ``settlements()`` lists the finished accounting units (a hand, a deal, a whole game) in order, each
+  with per-seat amounts per currency, so the table service can book each exactly once;
+* ``is_over`` / ``result()`` for the end of the whole game.
+
+Actions are small JSON-serialisable dicts with a ``"type"`` key, e.g. ``{"type": "bid", "n": 2}`` or
+``{"type": "play", "card": "QS"}``. ``replay(cls, n, options, seed, log)`` rebuilds any game exactly.
+
+For search-based computer players: ``clone()`` is cheap, and ``determinize(seat, rng)`` returns a full
+state in which every card hidden from ``seat`` has been re-dealt consistently with ``view(seat)``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+from .errors import InvalidOptions
+from .seats import Direction
+
+Action = dict[str, Any]
+View = dict[str, Any]
+
+#: Currencies the ledger knows. ``stake`` and ``resto`` must sum to zero over the seats of a unit.
+CURRENCIES = ("stake", "resto", "point")
+ZERO_SUM_CURRENCIES = ("stake", "resto")
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """One finished accounting unit of a game (a hand, a deal, or the whole game).
+
+    ``index`` numbers the units of one game from 0 and is part of the ledger's idempotency key.
+    ``amounts`` maps a currency to one integer per seat. ``summary`` holds public facts worth keeping
+    (contract, declarer, bids, placements...) for history and statistics; it must be JSON-serialisable.
+    """
+
+    index: int
+    amounts: Mapping[str, tuple[int, ...]]
+    summary: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for cur, vals in self.amounts.items():
+            if cur not in CURRENCIES:
+                raise ValueError(f"unknown currency {cur!r}")
+            if cur in ZERO_SUM_CURRENCIES and sum(vals) != 0:
+                raise ValueError(f"{cur} amounts {vals} do not sum to zero")
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """The end of a whole game: final per-seat totals (in ``currency``) and 1-based ranks (ties share)."""
+
+    currency: str
+    totals: tuple[int, ...]
+    ranks: tuple[int, ...]
+
+    @classmethod
+    def from_totals(cls, currency: str, totals: Iterable[int]) -> GameResult:
+        t = tuple(totals)
+        ranks = tuple(1 + sum(1 for o in t if o > x) for x in t)
+        return cls(currency, t, ranks)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(i for i, r in enumerate(self.ranks) if r == 1)
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One table option: its default, the allowed values (or ``None`` = any int in ``[lo, hi]``)."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] | None = None
+    lo: int | None = None
+    hi: int | None = None
+    help: str = ""
+
+    def check(self, value: Any) -> Any:
+        # bool is an int subclass: without this, 1 and 0 would pass for True/False options.
+        if isinstance(self.default, bool) and not isinstance(value, bool):
+            raise InvalidOptions(f"`{self.name}` must be true or false")
+        if self.choices is not None:
+            if value not in self.choices:
+                allowed = ", ".join(map(str, self.choices))
+                raise InvalidOptions(f"`{self.name}` must be one of: {allowed}")
+            return value
+        if isinstance(self.default, bool) or not isinstance(self.default, int):
+            return value
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidOptions(f"`{self.name}` must be a whole number")
+        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            raise InvalidOptions(f"`{self.name}` must be between {self.lo} and {self.hi}")
+        return value
+
+
+class Game(ABC):
+    """Base class of every engine. Subclasses set the class attributes and implement the methods."""
+
+    game_id: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    direction: ClassVar[Direction]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+
+    # -- options ---------------------------------------------------------------------------------
+    @classmethod
+    def normalize_options(cls, options: Mapping[str, Any] | None, num_seats: int) -> dict[str, Any]:
+        """Fill defaults and validate; raises :class:`InvalidOptions` with a player-facing message.
+
+        Subclasses with cross-option rules extend this (call ``super()`` first).
+        """
+        options = dict(options or {})
+        specs = {s.name: s for s in cls.option_specs}
+        unknown = set(options) - set(specs)
+        if unknown:
+            raise InvalidOptions(f"unknown option(s): {', '.join(sorted(unknown))}")
+        if not cls.min_seats <= num_seats <= cls.max_seats:
+            if cls.min_seats == cls.max_seats:
+                raise InvalidOptions(f"{cls.title} needs exactly {cls.min_seats} players")
+            raise InvalidOptions(f"{cls.title} needs {cls.min_seats} to {cls.max_seats} players")
+        return {name: spec.check(options.get(name, spec.default)) for name, spec in specs.items()}
+
+    # -- the state machine -------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def num_seats(self) -> int: ...
+
+    @abstractmethod
+    def to_move(self) -> tuple[int, ...]:
+        """Seats that may act now (empty once the game is over)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty if it is not their turn)."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply ``action`` by ``seat`` or raise :class:`IllegalAction` and leave the state unchanged."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def public_view(self) -> View:
+        """What every player and spectator may know. Must never hold a hidden card."""
+
+    @abstractmethod
+    def view(self, seat: int) -> View:
+        """``public_view()`` plus what ``seat`` alone may know (hand, secret role, legal actions)."""
+
+    @abstractmethod
+    def settlements(self) -> list[Settlement]:
+        """Finished accounting units so far, in order (``index`` 0, 1, ...)."""
+
+    @abstractmethod
+    def result(self) -> GameResult | None:
+        """The final result once ``is_over``; ``None`` before."""
+
+    @property
+    @abstractmethod
+    def hand_number(self) -> int:
+        """0-based number of the hand/round/deal in progress (or the last one once over)."""
+
+    # -- for computer players ------------------------------------------------------------------------
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent copy, cheap enough to call thousands of times per decision."""
+
+    @abstractmethod
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A clone whose hidden cards (from ``seat``'s point of view) are re-dealt at random, consistently
+        with everything ``view(seat)`` shows (own hand, cards played, voids revealed, exposed cards)."""
+
+    # -- conveniences -----------------------------------------------------------------------------
+    def is_legal(self, seat: int, action: Action) -> bool:
+        return action in self.legal_actions(seat)
+
+
+def replay(
+    cls: type[Game], num_seats: int, options: Mapping[str, Any], seed: int, log: Iterable[tuple[int, Action]]
+) -> Game:
+    """Rebuild a game from its recipe. Raises if any logged action is illegal (corrupt log)."""
+    game = cls(num_seats, options, seed)  # type: ignore[call-arg]
+    for seat, action in log:
+        game.apply(seat, action)
+    return game

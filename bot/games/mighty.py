@@ -1,0 +1,927 @@
+"""Mighty — the Korean 5-player point-trick game with a hidden friend (engine).
+
+Authoritative rules: ``/work/shared/rules/mighty.md`` (cited below as §x.y; decisions as DECISION #n of
+its §11 table). One game is an open-ended series of hands (table option ``hands`` caps it); every played
+hand books one zero-sum ``stake`` settlement, thrown-in hands (all-pass twice, weak-hand claim) book none.
+
+Phases of a hand: ``auction`` -> ``discard`` -> ``change`` (trump change / raise, or keep) -> ``call``
+(friend) -> ``play`` (10 tricks) -> scoring, then the next hand is dealt inside the same ``apply``.
+
+Action shapes::
+
+    {"type": "bid", "n": 15, "trump": "H"}          # trump in S D H C NT
+    {"type": "pass"}
+    {"type": "misdeal"}                             # weak-hand claim (§4.8)
+    {"type": "discard", "cards": ["2C", "4D", "9H"]}
+    {"type": "contract", "n": 17, "trump": "S"}     # final contract; the current one = keep it
+    {"type": "call", "kind": "card", "card": "AS"} | {"type": "call", "kind": "first_trick"}
+                                                    | {"type": "call", "kind": "none"}
+    {"type": "play", "card": "QS"}
+    {"type": "play", "card": "JK", "suit": "H"}     # leading the Joker names a suit (§6.5.3)
+    {"type": "play", "card": "3C", "joker_call": True}   # Ripper lead with a joker call (§6.6)
+
+Prompts: the discard phase is a combo (``{"kind": "combo", "type": "discard", "fields": [{"key": "cards",
+"from": <13 cards>, "count": 3}], "fixed": {}}``); every other phase is a pick list (≤ 55 actions).
+Public events carry ``"hand"`` and ``"redeal"`` so a renderer can tell the current deal's events apart.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Self
+
+from bot.engine.cards import FRENCH_52_JOKER, JOKER
+from bot.engine.errors import IllegalAction
+from bot.engine.protocol import Action, Game, GameResult, OptionSpec, Settlement, View
+from bot.engine.rng import make_rng, shuffled
+from bot.engine.sampling import deal_constrained
+from bot.engine.seats import Direction
+
+NUM = 5
+SUITS = ("S", "D", "H", "C")
+TRUMPS = ("S", "D", "H", "C", "NT")
+MIN_BID = 13
+MAX_BID = 20
+TRICKS = 10
+LAST_TRICK = TRICKS - 1
+EVENTS_SHOWN = 12
+
+RANK: dict[str, int] = {c: "23456789TJQKA".index(c[0]) + 2 for c in FRENCH_52_JOKER if c != JOKER}
+RANK[JOKER] = 0
+SUIT: dict[str, str] = {c: c[-1] for c in FRENCH_52_JOKER if c != JOKER}
+SUIT[JOKER] = ""
+POINT_CARDS = frozenset(c for c in FRENCH_52_JOKER if c[0] in "AKQJT" and c != JOKER)
+# SILENT: display order of a hand — suits alternate in colour (♠ ♥ ♣ ♦), high to low, Joker last.
+_SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "": 4}
+_SORT_KEY = {c: (_SUIT_ORDER[SUIT[c]], -RANK[c]) for c in FRENCH_52_JOKER}
+
+
+def sort_cards(cards: Sequence[str]) -> list[str]:
+    """Cards in display order (by suit ♠ ♥ ♣ ♦, high to low, Joker last)."""
+    return sorted(cards, key=_SORT_KEY.__getitem__)
+
+
+def mighty_of(trump: str) -> str:
+    """§2.3: ♦A when spades are trump, else ♠A (DECISION #11)."""
+    return "AD" if trump == "S" else "AS"
+
+
+def ripper_of(trump: str) -> str:
+    """§2.3: ♠3 when clubs are trump, else ♣3."""
+    return "3S" if trump == "C" else "3C"
+
+
+def bid_value(n: int, trump: str) -> int:
+    """§4.3: higher number wins; at the same number NT beats a suit; suits are unranked."""
+    return 2 * n + (1 if trump == "NT" else 0)
+
+
+def weak_hand_halves(hand: Sequence[str]) -> int:
+    """§4.8 hand value in half points: Joker −1, ♠A 0, other A/K/Q/J +1, tens +½."""
+    v = 0
+    for c in hand:
+        if c == JOKER:
+            v -= 2
+        elif c == "AS":
+            continue
+        elif c[0] in "AKQJ":
+            v += 2
+        elif c[0] == "T":
+            v += 1
+    return v
+
+
+def card_points(cards: Sequence[str]) -> int:
+    return sum(1 for c in cards if c in POINT_CARDS)
+
+
+def trick_winner(
+    plays: Sequence[tuple[int, str]] | Sequence[Sequence[Any]],
+    led_suit: str,
+    trump: str,
+    trick_index: int,
+    joker_called: bool,
+) -> int:
+    """The seat winning a (possibly partial) trick, by the §6.7 algorithm.
+
+    Mighty > Joker with power (not trick 10, not ripped) > highest trump > highest card of the led
+    suit; a powerless *led* Joker counts as the lowest card of its named suit (§6.5.4).
+    """
+    mighty = mighty_of(trump)
+    for s, c in plays:
+        if c == mighty:
+            return int(s)
+    joker_power = trick_index != LAST_TRICK and not joker_called
+    best_seat = -1
+    best_key = -1
+    for i, (s, c) in enumerate(plays):
+        if c == JOKER:
+            if joker_power:
+                return int(s)
+            key = 1 if i == 0 else -1
+        elif SUIT[c] == trump:
+            key = 100 + RANK[c]
+        elif SUIT[c] == led_suit:
+            key = RANK[c]
+        else:
+            key = -1
+        if key > best_key:
+            best_key = key
+            best_seat = int(s)
+    return best_seat
+
+
+def base_score(n: int, trump: str, points: int, announced_alone: bool) -> tuple[int, list[str], int, bool]:
+    """§7.2–§7.3: ``(S0, doublings, S, made)`` for final contract ``n``/``trump`` and ``points`` = P."""
+    made = points >= n
+    s0 = 2 * (n - MIN_BID) + (points - n) if made else n - points
+    mults: list[str] = []
+    if trump == "NT":
+        mults.append("nt")
+    if announced_alone:
+        mults.append("no_friend")
+    if made and points == 20:
+        mults.append("run")
+    if not made and points <= 9:
+        mults.append("back_run")
+    return s0, mults, s0 * (2 ** len(mults)), made
+
+
+def payments(declarer: int, friend: int | None, score: int, made: bool) -> list[int]:
+    """§7.4: ±2S/±S/∓S with a friend, ±4S/∓S alone (zero-sum)."""
+    sign = 1 if made else -1
+    out = [-sign * score] * NUM
+    if friend is None:
+        out[declarer] = 4 * sign * score
+    else:
+        out[declarer] = 2 * sign * score
+        out[friend] = sign * score
+    return out
+
+
+def _bool_opt(name: str, default: bool, help_: str) -> OptionSpec:
+    return OptionSpec(name, default, choices=(True, False), help=help_)
+
+
+class MightyGame(Game):
+    game_id: ClassVar[str] = "mighty"
+    title: ClassVar[str] = "Mighty"
+    min_seats: ClassVar[int] = NUM
+    max_seats: ClassVar[int] = NUM
+    direction: ClassVar[Direction] = Direction.CLOCKWISE
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        _bool_opt("weak_hand_misdeal", True, "A player with a hand worth ≤ ½ may claim a misdeal (§4.8)."),
+        _bool_opt("kitty_face_up", True, "The kitty is shown to everybody before the declarer takes it."),
+        _bool_opt("first_trick_friend", True, "The declarer may call 'whoever wins trick 1' as friend."),
+        _bool_opt("no_friend", True, "The declarer may announce playing alone (score doubled)."),
+        _bool_opt("mighty_saves_joker", False, "Joker call: a holder of Joker + Mighty may play the Mighty."),
+        _bool_opt("show_history", False, "Show every completed trick of the hand, not only the last one."),
+        _bool_opt("show_captured", True, "Show each player's captured point cards."),
+        OptionSpec("stake", 1, lo=1, hi=1_000_000, help="Multiplies every payment."),
+        OptionSpec("hands", 0, lo=0, hi=10_000, help="Number of hands to play (0 = until the table stops)."),
+    )
+
+    # ------------------------------------------------------------------------------------------------
+    def __init__(self, num_seats: int, options: Mapping[str, Any] | None, seed: int) -> None:
+        self.options = self.normalize_options(options, num_seats)
+        self._seed = seed
+        self._opt_weak = bool(self.options["weak_hand_misdeal"])
+        self._opt_saves = bool(self.options["mighty_saves_joker"])
+        self._stake = int(self.options["stake"])
+        self._hands_limit = int(self.options["hands"])
+        self._hand_no = 0
+        self._redeal_no = 0
+        self._dealer = make_rng(seed, "first_dealer").randrange(NUM)  # §3.1 DECISION #10
+        self._opener = self._dealer  # §4.1: the dealer opens the first hand
+        self._totals = [0] * NUM
+        self._settlements: list[Settlement] = []
+        self._events: list[dict[str, Any]] = []
+        self._last_hand: dict[str, Any] | None = None
+        self._over = False
+        self._deal()
+
+    # -- dealing ---------------------------------------------------------------------------------------
+    def _deal(self) -> None:
+        """§3.3: batches of 1, 2, 3, 4 cards, dealer's left first and dealer last; kitty = d[50..52]."""
+        deck = shuffled(FRENCH_52_JOKER, make_rng(self._seed, "deal", self._hand_no, self._redeal_no))
+        hands: list[list[str]] = [[] for _ in range(NUM)]
+        pos = 0
+        for batch in (1, 2, 3, 4):
+            for i in range(1, NUM + 1):
+                hands[(self._dealer + i) % NUM].extend(deck[pos : pos + batch])
+                pos += batch
+        self._hands = hands
+        self._kitty = deck[50:53]
+        self._phase = "auction"
+        self._round = 1
+        self._passed = [False] * NUM
+        self._spoken = [False] * NUM  # acted in round 1 (weak-hand claims only at the first turn)
+        self._high: tuple[int, str, int] | None = None
+        self._turn = self._opener
+        self._auction: list[dict[str, Any]] = []
+        self._declarer = -1
+        self._bid: tuple[int, str] | None = None
+        self._contract: tuple[int, str] | None = None
+        self._kitty_taken = False
+        self._discards: list[str] = []
+        self._call_kind: str | None = None
+        self._call_card: str | None = None
+        self._friend: int | None = None  # true friend seat (never a public fact before the reveal)
+        self._friend_public = False
+        self._trick_no = 0
+        self._leader = -1
+        self._plays: list[tuple[int, str]] = []
+        self._led_suit = ""
+        self._joker_suit: str | None = None
+        self._joker_call = False
+        self._last_trick: dict[str, Any] | None = None
+        self._history: list[dict[str, Any]] = []
+        self._won: list[list[str]] = [[] for _ in range(NUM)]  # all cards of the tricks won
+        self._tricks_won = [0] * NUM
+        self._played: set[str] = set()
+        # what the table has learnt about hands (for determinize): voids and "has no Joker"
+        self._void: list[set[str]] = [set() for _ in range(NUM)]
+        self._no_joker = [False] * NUM
+        self._decl_trump_lead = False
+        self._event(
+            {"kind": "deal", "dealer": self._dealer, "opener": self._opener, "redeal": self._redeal_no}
+        )
+
+    def _event(self, ev: dict[str, Any]) -> None:
+        ev["hand"] = self._hand_no
+        ev["redeal"] = self._redeal_no
+        self._events.append(ev)
+        if len(self._events) > 4 * EVENTS_SHOWN:
+            del self._events[: -EVENTS_SHOWN]
+
+    # -- protocol basics ------------------------------------------------------------------------------
+    @property
+    def num_seats(self) -> int:
+        return NUM
+
+    @property
+    def hand_number(self) -> int:
+        return self._hand_no
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    def to_move(self) -> tuple[int, ...]:
+        if self._over:
+            return ()
+        if self._phase == "auction":
+            return (self._turn,)
+        if self._phase == "play":
+            return ((self._leader + len(self._plays)) % NUM,)
+        return (self._declarer,)
+
+    def settlements(self) -> list[Settlement]:
+        return list(self._settlements)
+
+    def result(self) -> GameResult | None:
+        if not self._over:
+            return None
+        return GameResult.from_totals("stake", self._totals)
+
+    # -- helpers -------------------------------------------------------------------------------------
+    @property
+    def _trump(self) -> str:
+        if self._contract is not None:
+            return self._contract[1]
+        return self._high[1] if self._high is not None else "NT"
+
+    def _can_claim_misdeal(self, seat: int) -> bool:
+        # SILENT: "first turn" = the seat has not yet bid or passed in round 1 (earlier bids by others
+        # do not matter); never in the second round (§4.8).
+        return (
+            self._opt_weak
+            and self._round == 1
+            and not self._spoken[seat]
+            and weak_hand_halves(self._hands[seat]) <= 1
+        )
+
+    def _change_allowed(self, n: int, trump: str) -> bool:
+        """§5.2 / checklist 5: same trump any raise; suit→NT +1; suit→suit or NT→suit +2; ≤ 20."""
+        assert self._bid is not None
+        n0, t0 = self._bid
+        if not MIN_BID <= n <= MAX_BID or trump not in TRUMPS:
+            return False
+        if trump == t0:
+            return n >= n0
+        if trump == "NT":
+            return n >= n0 + 1
+        return n >= n0 + 2
+
+    def _joker_call_allowed(self, seat: int) -> bool:
+        # SILENT: the call is offered only while it can matter as far as the leader knows — the Joker
+        # has not been played and is not in the leader's own hand (§6.6.3 says it has no effect then).
+        if self._trick_no == 0 or JOKER in self._played or JOKER in self._hands[seat]:
+            return False
+        return not (seat == self._declarer and JOKER in self._discards)
+
+    def _playable(self, seat: int) -> list[str]:
+        """Cards ``seat`` may play now (§6.2, §6.3, §6.6)."""
+        hand = self._hands[seat]
+        trump = self._trump
+        first = self._trick_no == 0
+        if not self._plays:
+            cards = [c for c in hand if c != JOKER] if first else list(hand)
+            if first and trump != "NT":  # (§6.3.1 DECISION #2: no Joker at all in trick 1, handled above)
+                # §6.3.2: the declarer may not lead a trump unless the hand (but the Joker) is all trumps.
+                non_trump = [c for c in cards if SUIT[c] != trump]
+                if non_trump:
+                    cards = non_trump
+            return cards
+        if self._joker_call and JOKER in hand:
+            # §6.6.2: the called Joker must be played (option: the Mighty may save it).
+            mighty = mighty_of(trump)
+            if self._opt_saves and mighty in hand:
+                return [mighty, JOKER]
+            return [JOKER]
+        led = self._led_suit
+        follow = [c for c in hand if SUIT[c] == led]
+        if follow:
+            # §6.2.3/§6.2.4: the Mighty and (from trick 2) the Joker are always free to play.
+            mighty = mighty_of(trump)
+            extra = [c for c in hand if c == mighty and SUIT[c] != led]
+            if not first and JOKER in hand:
+                extra.append(JOKER)
+            return follow + extra
+        return [c for c in hand if c != JOKER] if first else list(hand)
+
+    # -- legal actions -------------------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self._over or seat not in self.to_move():
+            return []
+        ph = self._phase
+        if ph == "auction":
+            out: list[Action] = []
+            floor = bid_value(*self._high[:2]) if self._high is not None else -1
+            for n in range(MIN_BID, MAX_BID + 1):
+                for t in TRUMPS:
+                    if bid_value(n, t) > floor:
+                        out.append({"type": "bid", "n": n, "trump": t})
+            out.append({"type": "pass"})
+            if self._can_claim_misdeal(seat):
+                out.append({"type": "misdeal"})
+            return out
+        if ph == "discard":
+            hand = sort_cards(self._hands[seat])
+            return [{"type": "discard", "cards": list(c)} for c in itertools.combinations(hand, 3)]
+        if ph == "change":
+            # One decision (§5.2.1): re-sending the current contract keeps it; only legal changes listed.
+            return [
+                {"type": "contract", "n": n, "trump": t}
+                for t in TRUMPS
+                for n in range(MIN_BID, MAX_BID + 1)
+                if self._change_allowed(n, t)
+            ]
+        if ph == "call":
+            acts: list[Action] = [{"type": "call", "kind": "card", "card": c} for c in FRENCH_52_JOKER]
+            if self.options["first_trick_friend"]:
+                acts.append({"type": "call", "kind": "first_trick"})
+            if self.options["no_friend"]:
+                acts.append({"type": "call", "kind": "none"})
+            return acts
+        # play
+        leading = not self._plays
+        ripper = ripper_of(self._trump)
+        acts = []
+        for c in self._playable(seat):
+            if leading and c == JOKER:
+                acts.extend({"type": "play", "card": c, "suit": s} for s in SUITS)
+                continue
+            acts.append({"type": "play", "card": c})
+            if leading and c == ripper and self._joker_call_allowed(seat):
+                acts.append({"type": "play", "card": c, "joker_call": True})
+        return acts
+
+    # -- apply ---------------------------------------------------------------------------------------
+    def apply(self, seat: int, action: Action) -> None:
+        if self._over:
+            raise IllegalAction("The game is over.")
+        if not isinstance(action, dict):
+            raise IllegalAction("Unknown action.")
+        if seat not in self.to_move():
+            raise IllegalAction("It is not your turn.")
+        kind = action.get("type")
+        ph = self._phase
+        if ph == "auction" and kind in ("bid", "pass", "misdeal"):
+            self._apply_auction(seat, kind, action)
+        elif ph == "discard" and kind == "discard":
+            self._apply_discard(seat, action)
+        elif ph == "change" and kind == "contract":
+            self._apply_contract(action)
+        elif ph == "call" and kind == "call":
+            self._apply_call(action)
+        elif ph == "play" and kind == "play":
+            self._apply_play(seat, action)
+        else:
+            raise IllegalAction("That action is not possible now.")
+
+    # auction (§4)
+    def _apply_auction(self, seat: int, kind: str, action: Action) -> None:
+        if kind == "misdeal":
+            if not self._can_claim_misdeal(seat):
+                raise IllegalAction("You cannot claim a misdeal now.")
+            hand = sort_cards(self._hands[seat])
+            # §4.8: the claimant's hand is shown publicly as proof; same dealer deals again.
+            self._event(
+                {"kind": "misdeal_claim", "seat": seat, "cards": hand, "value": weak_hand_halves(hand) / 2}
+            )
+            self._redeal()
+            return
+        if kind == "bid":
+            n, t = action.get("n"), action.get("trump")
+            if isinstance(n, bool) or not isinstance(n, int) or not MIN_BID <= n <= MAX_BID:
+                raise IllegalAction(f"A bid is a number from {MIN_BID} to {MAX_BID}.")
+            if t not in TRUMPS:
+                raise IllegalAction("Choose a trump suit or no trump.")
+            if self._high is not None and bid_value(n, t) <= bid_value(*self._high[:2]):
+                raise IllegalAction("Your bid must be higher than the current bid.")
+            self._high = (n, t, seat)
+            self._auction.append({"seat": seat, "n": n, "trump": t, "round": self._round})
+            self._event({"kind": "bid", "seat": seat, "n": n, "trump": t})
+        else:
+            self._passed[seat] = True
+            self._auction.append({"seat": seat, "pass": True, "round": self._round})
+            self._event({"kind": "pass", "seat": seat})
+        self._spoken[seat] = True
+        high = self._high
+        if high is not None and (high[0], high[1]) == (MAX_BID, "NT"):
+            self._end_auction()  # §4.5: 20 NT ends the auction at once
+            return
+        passes = sum(self._passed)
+        if high is not None and passes >= NUM - 1:
+            self._end_auction()
+            return
+        if passes == NUM:
+            if self._round == 1:
+                # §4.7: second round, same opener, passes forgotten.
+                self._round = 2
+                self._passed = [False] * NUM
+                self._turn = self._opener
+                self._event({"kind": "all_pass", "round": 1})
+            else:
+                self._event({"kind": "all_pass", "round": 2})
+                self._redeal()
+            return
+        nxt = (seat + 1) % NUM
+        while self._passed[nxt]:
+            nxt = (nxt + 1) % NUM
+        self._turn = nxt
+
+    def _redeal(self) -> None:
+        """Thrown-in hand: same dealer, same opener, no payment (§4.1, §4.7, §4.8)."""
+        self._redeal_no += 1
+        self._deal()
+
+    def _end_auction(self) -> None:
+        assert self._high is not None
+        n, t, seat = self._high
+        self._declarer = seat
+        self._bid = (n, t)
+        self._event({"kind": "auction_won", "seat": seat, "n": n, "trump": t})
+        # §5.1: the kitty is turned face up (option), then the declarer takes it.
+        self._event(
+            {
+                "kind": "kitty",
+                "seat": seat,
+                "cards": sort_cards(self._kitty) if self.options["kitty_face_up"] else None,
+            }
+        )
+        self._hands[seat] = self._hands[seat] + self._kitty
+        self._kitty_taken = True
+        self._phase = "discard"
+
+    def _apply_discard(self, seat: int, action: Action) -> None:
+        cards = action.get("cards")
+        if not isinstance(cards, list) or len(cards) != 3 or len(set(cards)) != 3:
+            raise IllegalAction("Choose exactly 3 different cards to discard.")
+        hand = self._hands[seat]
+        if any(c not in hand for c in cards):
+            raise IllegalAction("You can only discard cards from your hand.")
+        self._hands[seat] = [c for c in hand if c not in cards]
+        self._discards = sort_cards(cards)
+        self._phase = "change"
+        self._event({"kind": "discard", "seat": seat})
+
+    def _apply_contract(self, action: Action) -> None:
+        n, t = action.get("n"), action.get("trump")
+        ok = isinstance(n, int) and not isinstance(n, bool) and isinstance(t, str)
+        if not ok or not self._change_allowed(n, t):  # type: ignore[arg-type]
+            raise IllegalAction("That contract change is not allowed.")
+        assert self._bid is not None
+        self._contract = (n, t)
+        self._phase = "call"
+        self._event(
+            {
+                "kind": "contract",
+                "seat": self._declarer,
+                "n": n,
+                "trump": t,
+                "changed": (n, t) != self._bid,
+                "mighty": mighty_of(t),
+                "ripper": ripper_of(t),
+            }
+        )
+
+    def _apply_call(self, action: Action) -> None:
+        kind = action.get("kind")
+        decl = self._declarer
+        if kind == "card":
+            card = action.get("card")
+            if card not in RANK:
+                raise IllegalAction("Call one card of the pack.")
+            self._call_kind = "card"
+            self._call_card = card
+            holder = next((s for s in range(NUM) if card in self._hands[s]), decl)
+            # §5.3.1: a card in the declarer's own hand or discards means a secret solo.
+            self._friend = None if holder == decl else holder
+            self._event({"kind": "friend_call", "seat": decl, "call": "card", "card": card})
+        elif kind == "first_trick" and self.options["first_trick_friend"]:  # §5.3.2, DECISION
+            self._call_kind = "first_trick"
+            self._event({"kind": "friend_call", "seat": decl, "call": "first_trick"})
+        elif kind == "none" and self.options["no_friend"]:
+            self._call_kind = "none"
+            self._friend_public = True
+            self._event({"kind": "friend_call", "seat": decl, "call": "none"})
+        else:
+            raise IllegalAction("That friend call is not allowed.")
+        self._phase = "play"
+        self._leader = decl  # §6.1: the declarer leads trick 1
+        self._plays = []
+
+    # trick play (§6)
+    def _apply_play(self, seat: int, action: Action) -> None:
+        card = action.get("card")
+        if not isinstance(card, str) or card not in self._hands[seat]:
+            raise IllegalAction("You do not hold that card.")
+        extra = set(action) - {"type", "card", "suit", "joker_call"}
+        if extra:
+            raise IllegalAction("Unknown action fields.")
+        if card not in self._playable(seat):
+            raise IllegalAction(self._why_not(seat, card))
+        leading = not self._plays
+        suit = action.get("suit")
+        call = action.get("joker_call")
+        if leading and card == JOKER:
+            if suit not in SUITS:
+                raise IllegalAction("Leading the Joker, you must name a suit.")
+        elif suit is not None:
+            raise IllegalAction("Only a led Joker names a suit.")
+        if call is not None:
+            if call is not True or not leading or card != ripper_of(self._trump):
+                raise IllegalAction("A joker call is made only when leading the Ripper.")
+            if not self._joker_call_allowed(seat):
+                raise IllegalAction("A joker call is not possible now.")
+        trump = self._trump
+        hand = self._hands[seat]
+        # learn public facts before the card leaves the hand (used by determinize)
+        if leading:
+            self._leader = seat
+            if card == JOKER:
+                self._led_suit = suit  # type: ignore[assignment]
+                self._joker_suit = suit  # type: ignore[assignment]
+            else:
+                self._led_suit = SUIT[card]
+                self._joker_suit = None
+            self._joker_call = bool(call)
+            if call:
+                self._no_joker[seat] = True  # a joker call is only offered to a leader without the Joker
+            if self._trick_no == 0 and SUIT[card] == trump:
+                self._decl_trump_lead = True
+        else:
+            if self._joker_call and card != JOKER and not (self._opt_saves and card == mighty_of(trump)):
+                self._no_joker[seat] = True
+            if (
+                card != JOKER
+                and SUIT[card] != self._led_suit
+                and card != mighty_of(trump)
+                and not (self._joker_call and JOKER in hand)
+            ):
+                self._void[seat].add(self._led_suit)
+        hand.remove(card)
+        self._played.add(card)
+        self._plays.append((seat, card))
+        ev: dict[str, Any] = {"kind": "play", "seat": seat, "card": card}
+        if leading and card == JOKER:
+            ev["suit"] = suit
+        if call:
+            ev["joker_call"] = True
+        self._event(ev)
+        if self._call_kind == "card" and card == self._call_card and not self._friend_public:
+            # §6.8.1: the called card reveals the friend (or the secret solo) the moment it is played.
+            self._friend_public = True
+            self._event(
+                {"kind": "friend_revealed", "seat": self._friend, "card": card, "declarer": self._declarer}
+            )
+        if len(self._plays) == NUM:
+            self._finish_trick()
+
+    def _why_not(self, seat: int, card: str) -> str:
+        if self._trick_no == 0 and card == JOKER:
+            return "The Joker cannot be played in the first trick."
+        if self._joker_call and JOKER in self._hands[seat]:
+            return "Joker call: you must play the Joker."
+        if not self._plays:
+            return "You may not lead a trump in the first trick."
+        return "You must follow suit."
+
+    def _finish_trick(self) -> None:
+        trump = self._trump
+        winner = trick_winner(self._plays, self._led_suit, trump, self._trick_no, self._joker_call)
+        cards = [c for _, c in self._plays]
+        record = {
+            "number": self._trick_no + 1,
+            "leader": self._leader,
+            "plays": [[s, c] for s, c in self._plays],
+            "winner": winner,
+            "joker_suit": self._joker_suit,
+            "joker_call": self._joker_call,
+            "points": card_points(cards),
+        }
+        self._last_trick = record
+        self._history.append(record)
+        self._won[winner].extend(cards)
+        self._tricks_won[winner] += 1
+        self._event({"kind": "trick", "number": self._trick_no + 1, "winner": winner, "cards": cards})
+        if self._trick_no == 0 and self._call_kind == "first_trick":
+            # §5.3.2 / §6.8.2: the winner of trick 1 is the friend (the declarer -> plays alone).
+            self._friend = None if winner == self._declarer else winner
+            self._friend_public = True
+            self._event(
+                {"kind": "friend_revealed", "seat": self._friend, "card": None, "declarer": self._declarer}
+            )
+        self._trick_no += 1
+        self._plays = []
+        self._leader = winner
+        self._led_suit = ""
+        self._joker_suit = None
+        self._joker_call = False
+        if self._trick_no == TRICKS:
+            self._score_hand()
+
+    # scoring (§7) and next hand (§8)
+    def _score_hand(self) -> None:
+        assert self._contract is not None and self._bid is not None
+        decl, friend = self._declarer, self._friend
+        n, trump = self._contract
+        side = {decl} if friend is None else {decl, friend}
+        captured = [[c for c in self._won[s] if c in POINT_CARDS] for s in range(NUM)]
+        p = card_points(self._discards) + sum(len(captured[s]) for s in side)
+        s0, mults, score, made = base_score(n, trump, p, self._call_kind == "none")
+        pay = [x * self._stake for x in payments(decl, friend, score, made)]
+        for s in range(NUM):
+            self._totals[s] += pay[s]
+        secret_solo = self._call_kind == "card" and friend is None
+        summary: dict[str, Any] = {
+            "hand": self._hand_no,
+            "dealer": self._dealer,
+            "declarer": decl,
+            "bid": n,
+            "trump": trump,
+            "original_bid": self._bid[0],
+            "original_trump": self._bid[1],
+            "friend": friend,
+            "friend_call": self._call_kind,
+            "friend_card": self._call_card,
+            "secret_solo": secret_solo,
+            "discards": list(self._discards),
+            "discard_points": card_points(self._discards),
+            "captured": [sort_cards(c) for c in captured],
+            "points": p,
+            "defender_points": 20 - p,
+            "made": made,
+            "base": s0,
+            "multipliers": mults,
+            "multiplier": 2 ** len(mults),
+            "score": score,
+            "stake": self._stake,
+            "payments": pay,
+            "auction": [dict(a) for a in self._auction],
+            "tricks": [dict(t) for t in self._history],
+        }
+        self._settlements.append(Settlement(len(self._settlements), {"stake": tuple(pay)}, summary))
+        self._last_hand = summary
+        self._event(
+            {
+                "kind": "hand_end",
+                "declarer": decl,
+                "friend": friend,
+                "points": p,
+                "made": made,
+                "score": score,
+                "payments": pay,
+            }
+        )
+        # §8.2/§8.3: the friend deals next (else the declarer); the declarer opens the next auction.
+        self._dealer = decl if friend is None else friend
+        self._opener = decl
+        # SILENT: the `hands` option counts played hands only (thrown-in hands are not hands played).
+        if self._hands_limit and len(self._settlements) >= self._hands_limit:
+            self._over = True
+            self._phase = "over"
+            return
+        self._hand_no += 1
+        self._redeal_no = 0
+        self._deal()
+
+    # -- views ---------------------------------------------------------------------------------------
+    def public_view(self) -> View:
+        ph = self._phase
+        in_hand = ph in ("discard", "change", "call", "play")
+        contract = None
+        if self._contract is not None:
+            contract = {"n": self._contract[0], "trump": self._contract[1]}
+        high = None
+        if self._high is not None:
+            high = {"n": self._high[0], "trump": self._high[1], "seat": self._high[2]}
+        trump_now = self._contract[1] if self._contract is not None else None
+        show_captured = bool(self.options["show_captured"])
+        call: dict[str, Any] | None = None
+        if self._call_kind is not None:
+            call = {"kind": self._call_kind, "card": self._call_card}
+        v: View = {
+            "game": self.game_id,
+            "phase": ph,
+            "to_move": list(self.to_move()),
+            "hand_number": self._hand_no,
+            "redeal_number": self._redeal_no,
+            "hands_limit": self._hands_limit,
+            "dealer": self._dealer,
+            "opener": self._opener,
+            "num_seats": NUM,
+            "stake": self._stake,
+            "options": dict(self.options),
+            "auction": {
+                "round": self._round,
+                "history": [dict(a) for a in self._auction],
+                "passed": [s for s in range(NUM) if self._passed[s]],
+                "high": high,
+            },
+            "declarer": self._declarer if self._declarer >= 0 else None,
+            "bid": {"n": self._bid[0], "trump": self._bid[1]} if self._bid is not None else None,
+            "contract": contract,
+            "contract_final": self._contract is not None,
+            # SILENT: Mighty/Ripper are announced with the final contract (§5.2.2), not before.
+            "mighty": mighty_of(trump_now) if trump_now else None,
+            "ripper": ripper_of(trump_now) if trump_now else None,
+            # SILENT: a face-up kitty stays on display for the whole hand (it was shown to all anyway).
+            "kitty": sort_cards(self._kitty) if in_hand and self.options["kitty_face_up"] else None,
+            "discarded": bool(self._discards) and in_hand,
+            "friend_call": call,
+            "friend_revealed": self._friend_public and self._call_kind is not None,
+            "friend": self._friend if self._friend_public else None,
+            "trick_number": self._trick_no + 1 if ph == "play" else None,
+            "trick": {
+                "leader": self._leader,
+                "plays": [[s, c] for s, c in self._plays],
+                "joker_suit": self._joker_suit,
+                "joker_call": self._joker_call,
+                "led_suit": self._led_suit or None,
+            }
+            if ph == "play"
+            else None,
+            "last_trick": dict(self._last_trick) if self._last_trick is not None else None,
+            "history": [dict(t) for t in self._history] if self.options["show_history"] else None,
+            "tricks_won": list(self._tricks_won),
+            # §9.2 option show_captured; SILENT: when off only the trick counts are public.
+            "captured": [sort_cards([c for c in w if c in POINT_CARDS]) for w in self._won]
+            if show_captured
+            else None,
+            "points_won": [card_points(w) for w in self._won] if show_captured else None,
+            "totals": list(self._totals),
+            "hands_played": len(self._settlements),
+            "last_hand": dict(self._last_hand) if self._last_hand is not None else None,
+            "events": [dict(e) for e in self._events[-EVENTS_SHOWN:]],
+        }
+        return v
+
+    def view(self, seat: int) -> View:
+        v = self.public_view()
+        v["seat"] = seat
+        v["hand"] = sort_cards(self._hands[seat])
+        role = "none"
+        decl = self._declarer
+        if self._phase in ("discard", "change", "call", "play"):
+            if seat == decl:
+                role = "declarer"
+            elif self._call_kind == "card" and self._friend == seat:
+                role = "friend"  # only the card holder learns it (§5.3.1, §9)
+            elif self._friend_public and self._friend == seat:
+                role = "friend"
+            else:
+                role = "defender"
+        v["role"] = role
+        v["you_are_friend"] = role == "friend"
+        v["secret_solo"] = seat == decl and self._call_kind == "card" and self._friend is None
+        v["discards"] = list(self._discards) if seat == decl else None
+        v["kitty_private"] = sort_cards(self._kitty) if seat == decl and self._kitty_taken else None
+        v["weak_hand_value"] = weak_hand_halves(self._hands[seat]) / 2 if self._phase == "auction" else None
+        acts = self.legal_actions(seat)
+        if not acts:
+            v["prompt"] = None
+        elif self._phase == "discard":
+            v["prompt"] = {
+                "kind": "combo",
+                "type": "discard",
+                "fields": [{"key": "cards", "from": sort_cards(self._hands[seat]), "count": 3}],
+                "fixed": {},
+            }
+        else:
+            v["prompt"] = {"kind": "pick", "actions": acts}
+        return v
+
+    # -- search support ------------------------------------------------------------------------------
+    def clone(self) -> Self:
+        g = object.__new__(type(self))
+        d = self.__dict__.copy()
+        g.__dict__.update(d)
+        g._hands = [list(h) for h in self._hands]
+        g._kitty = list(self._kitty)
+        g._passed = list(self._passed)
+        g._spoken = list(self._spoken)
+        g._auction = list(self._auction)
+        g._discards = list(self._discards)
+        g._plays = list(self._plays)
+        g._history = list(self._history)
+        g._won = [list(w) for w in self._won]
+        g._tricks_won = list(self._tricks_won)
+        g._played = set(self._played)
+        g._void = [set(v) for v in self._void]
+        g._no_joker = list(self._no_joker)
+        g._totals = list(self._totals)
+        g._settlements = list(self._settlements)
+        g._events = list(self._events)
+        return g
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        g = self.clone()
+        if self._over:
+            return g
+        decl = self._declarer
+        public_kitty = self._kitty_taken and bool(self.options["kitty_face_up"])
+        places: dict[tuple[str, int], int] = {}
+        hidden: list[str] = []
+        for s in range(NUM):
+            if s != seat:
+                places[("h", s)] = len(self._hands[s])
+                hidden.extend(self._hands[s])
+        if not self._kitty_taken:
+            places[("k", 0)] = 3
+            hidden.extend(self._kitty)
+        elif self._discards and seat != decl:
+            places[("d", 0)] = 3
+            hidden.extend(self._discards)
+        if not hidden:
+            return g
+        trump = self._trump
+        kitty_set = set(self._kitty) if public_kitty and seat != decl else set()
+        void = self._void
+        no_joker = self._no_joker
+        trump_only = self._decl_trump_lead
+
+        def allowed(place: tuple[str, int], card: str) -> bool:
+            kind, s = place
+            if card in kitty_set and not ((kind == "h" and s == decl) or kind == "d"):
+                return False  # the face-up kitty went to the declarer (hand or discards)
+            if kind != "h":
+                return True
+            if card == JOKER:
+                return not no_joker[s]
+            if SUIT[card] in void[s]:
+                return False
+            return not (trump_only and s == decl and SUIT[card] != trump)
+
+        deal = deal_constrained(hidden, places, allowed, rng)
+        for (kind, s), cards in deal.items():
+            if kind == "h":
+                g._hands[s] = cards
+            elif kind == "k":
+                g._kitty = cards
+            else:
+                g._discards = sort_cards(cards)
+        if self._call_kind == "card" and not self._friend_public:
+            card = self._call_card
+            holder = next((s for s in range(NUM) if card in g._hands[s]), decl)
+            g._friend = None if holder == decl else holder
+        return g
+
+
+def _set_hands_for_test(game: MightyGame, hands: Sequence[Sequence[str]], kitty: Sequence[str]) -> None:
+    """Test helper: replace the fresh deal (auction phase, nothing said yet) with given hands and kitty."""
+    cards = [c for h in hands for c in h] + list(kitty)
+    if sorted(cards) != sorted(FRENCH_52_JOKER) or any(len(h) != 10 for h in hands) or len(kitty) != 3:
+        raise ValueError("hands must be 5 x 10 cards and a kitty of 3 covering the whole pack")
+    if game._phase != "auction" or game._auction:
+        raise ValueError("only at the start of an auction")
+    game._hands = [list(h) for h in hands]
+    game._kitty = list(kitty)

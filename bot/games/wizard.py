@@ -1,0 +1,661 @@
+"""Wizard (Ken Fisher, 1984): 3–6 players bid the exact number of tricks they will take, round after round.
+
+Authoritative rules: ``shared/rules/wizard.md`` (DECISION ids W-1 … W-6 are cited in comments).
+
+Round ``k`` (0-based, = ``hand_number``) deals ``hand_sizes[k]`` cards to each seat; the next card of the
+60-card deck is turned as trump indicator. Phases per round: ``trump`` (only after a turned Wizard, the
+dealer picks a suit), ``bid`` (open / simultaneous / secret), ``play``. Finishing the last trick scores the
+round and deals the next one inside the same ``apply``. One :class:`Settlement` covers the whole game.
+
+Card ids come from :data:`bot.engine.cards.WIZARD_60`; the four Wizards / Jesters are numbered
+``WIZ1..4`` / ``JES1..4`` only so that every card is distinct. Legal-action lists offer one action per
+identical special card held (the first id in hand), but ``apply`` accepts any of them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar, Self
+
+from bot.engine.cards import JESTERS, WIZARD_60, WIZARD_RANKS, WIZARD_SUITS, WIZARDS
+from bot.engine.errors import IllegalAction, InvalidOptions
+from bot.engine.protocol import Action, Game, GameResult, OptionSpec, Settlement, View
+from bot.engine.rng import make_rng
+from bot.engine.sampling import deal_constrained
+from bot.engine.seats import Direction
+
+#: card -> suit letter ('' for Wizards and Jesters)
+SUIT: dict[str, str] = {}
+#: card -> strength: 2..14 for suit cards (A = 14), 15 for a Wizard, 0 for a Jester
+RANK: dict[str, int] = {}
+for _c in WIZARD_60:
+    if _c in WIZARDS:
+        SUIT[_c], RANK[_c] = "", 15
+    elif _c in JESTERS:
+        SUIT[_c], RANK[_c] = "", 0
+    else:
+        SUIT[_c], RANK[_c] = _c[-1], WIZARD_RANKS.index(_c[:-1]) + 2
+WIZ_SET = frozenset(WIZARDS)
+JES_SET = frozenset(JESTERS)
+SUIT_BIT = {"S": 1, "H": 2, "D": 4, "C": 8}
+_SUIT_ORDER = {s: i for i, s in enumerate(WIZARD_SUITS)}
+#: display order: Wizards, then ♠ ♥ ♦ ♣ ascending, then Jesters
+_SORT_KEY = {c: (0 if c in WIZ_SET else 5 if c in JES_SET else 1 + _SUIT_ORDER[SUIT[c]], RANK[c], c) for c in WIZARD_60}
+
+BID_MODES = ("open", "simultaneous", "secret")
+WIZARD_TURNED = ("dealer_chooses", "no_trump")
+MAX_EVENTS = 12
+
+
+def sort_hand(cards: list[str]) -> list[str]:
+    """Cards in display order (Wizards, suits ♠ ♥ ♦ ♣ low to high, Jesters)."""
+    return sorted(cards, key=_SORT_KEY.__getitem__)
+
+
+def _jcopy(x: Any) -> Any:
+    """A deep copy of a small JSON-like structure, so views never alias the engine's state."""
+    if isinstance(x, dict):
+        return {k: _jcopy(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_jcopy(v) for v in x]
+    return x
+
+
+def round_score(bid: int, tricks: int) -> int:
+    """§7: exact → 20 + 10 per trick; otherwise −10 per trick of difference."""
+    return 20 + 10 * tricks if tricks == bid else -10 * abs(tricks - bid)
+
+
+def trick_winner(plays: list[tuple[int, str]], trump: str | None) -> int:
+    """§6.4: first Wizard; else highest trump; else highest card of the led suit; else the first Jester."""
+    lead: str | None = None
+    for s, c in plays:
+        if c in WIZ_SET:
+            return s
+        if lead is None and c not in JES_SET:
+            lead = SUIT[c]
+    best_seat, best = -1, -1
+    if trump is not None:
+        for s, c in plays:
+            if SUIT[c] == trump and RANK[c] > best:
+                best_seat, best = s, RANK[c]
+        if best_seat >= 0:
+            return best_seat
+    if lead is not None:
+        for s, c in plays:
+            if SUIT[c] == lead and RANK[c] > best:
+                best_seat, best = s, RANK[c]
+        return best_seat
+    return plays[0][0]  # only Jesters: the first one wins
+
+
+def _parse_rounds(value: Any, max_round: int) -> Any:
+    """``"all"`` or a strictly increasing list of hand sizes in ``1..max_round`` (also "1-5" / "1,3,5")."""
+    if value is None or value == "all":
+        return "all"
+    items: list[Any]
+    if isinstance(value, str):
+        items = []
+        for part in value.replace(" ", "").split(","):
+            m = re.fullmatch(r"(\d+)-(\d+)", part)
+            if m:
+                items.extend(range(int(m.group(1)), int(m.group(2)) + 1))
+            elif part.isdigit():
+                items.append(int(part))
+            else:
+                raise InvalidOptions("`rounds` must be `all` or a list of hand sizes such as 1,2,3 or 1-5")
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        raise InvalidOptions("`rounds` must be `all` or a list of hand sizes")
+    if not items:
+        raise InvalidOptions("`rounds` must list at least one hand size")
+    for x in items:
+        if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= max_round:
+            raise InvalidOptions(f"`rounds`: every hand size must be a whole number from 1 to {max_round}")
+    if any(b <= a for a, b in itertools.pairwise(items)):
+        raise InvalidOptions("`rounds` must be strictly increasing")
+    return items
+
+
+class WizardGame(Game):
+    game_id: ClassVar[str] = "wizard"
+    title: ClassVar[str] = "Wizard"
+    min_seats: ClassVar[int] = 3
+    max_seats: ClassVar[int] = 6
+    direction: ClassVar[Direction] = Direction.CLOCKWISE
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("bid_restriction", False, (False, True), help="The bids may not add up to the hand size."),
+        OptionSpec("bid_mode", "open", BID_MODES, help="open (one by one), simultaneous, or secret bids."),
+        OptionSpec("first_round_blind", False, (False, True), help="Round 1: see everyone's card but yours."),
+        OptionSpec("rounds", "all", None, help="`all`, or the hand sizes to play, e.g. 1-5."),
+        OptionSpec(
+            "wizard_turned",
+            "dealer_chooses",
+            WIZARD_TURNED,
+            help="A turned Wizard: dealer picks trump, or no trump.",
+        ),
+        OptionSpec("stake_per_point", 0, None, 0, 1_000_000, help="Stake per point of difference, settled pairwise."),
+    )
+
+    # -- construction ----------------------------------------------------------------------------------
+    @classmethod
+    def normalize_options(cls, options: Mapping[str, Any] | None, num_seats: int) -> dict[str, Any]:
+        out = super().normalize_options(options, num_seats)
+        out["bid_restriction"] = bool(out["bid_restriction"])
+        out["first_round_blind"] = bool(out["first_round_blind"])
+        out["rounds"] = _parse_rounds(out["rounds"], 60 // num_seats)
+        if out["bid_restriction"] and out["bid_mode"] != "open":
+            # DECISION W-6: with hidden bids there is no well-defined last bidder.
+            raise InvalidOptions("`bid_restriction` needs `bid_mode` open (sequential bids)")
+        return out
+
+    def __init__(self, num_seats: int, options: Mapping[str, Any] | None, seed: int) -> None:
+        self.options = self.normalize_options(options, num_seats)
+        self._n = num_seats
+        self._seed = seed
+        rounds = self.options["rounds"]
+        self._sizes: list[int] = list(range(1, 60 // num_seats + 1)) if rounds == "all" else list(rounds)
+        self._restrict: bool = self.options["bid_restriction"]
+        self._mode: str = self.options["bid_mode"]
+        # DECISION W-1: the first dealer is drawn with the seeded RNG.
+        self._first_dealer = make_rng(seed, "first_dealer").randrange(num_seats)
+        self._totals = [0] * num_seats
+        self._history: list[list[int]] = []
+        self._round_log: list[dict[str, Any]] = []
+        self._events: list[dict[str, Any]] = []
+        self._settlements: list[Settlement] = []
+        self._k = 0
+        self._deal()
+
+    def _deal(self) -> None:
+        """Deal round ``self._k`` (§4) and set up trump and bidding."""
+        n, k = self._n, self._k
+        r = self._sizes[k]
+        self._r = r
+        self._dealer = (self._first_dealer + k) % n
+        deck = list(WIZARD_60)
+        make_rng(self._seed, "deal", k).shuffle(deck)
+        hands: list[list[str]] = [[] for _ in range(n)]
+        first = self._dealer + 1
+        # DECISION W-2: one card at a time, clockwise, starting with dealer + 1.
+        for i in range(n * r):
+            hands[(first + i) % n].append(deck[i])
+        self._hands = hands
+        self._indicator: str | None = deck[n * r] if n * r < 60 else None  # §4.3 / §4.4
+        self._phase = "bid"
+        self._trump: str | None = None
+        ind = self._indicator
+        if ind is not None:
+            if ind in WIZ_SET:
+                if self.options["wizard_turned"] == "dealer_chooses":
+                    self._phase = "trump"
+            elif ind not in JES_SET:
+                self._trump = SUIT[ind]
+        # SILENT: first_round_blind applies to the played round of one card (only the first played round can
+        # have one); if the `rounds` option skips hand size 1 there is no blind round.
+        self._blind = bool(self.options["first_round_blind"]) and r == 1
+        self._bids: list[int | None] = [None] * n
+        self._bid_count = 0
+        self._undoable: int | None = None
+        self._tricks = [0] * n
+        self._leader = first % n
+        self._plays: list[tuple[int, str]] = []
+        self._lead: str | None = None  # led suit of the current trick
+        self._free = False  # trick made free by a Wizard (§6.2)
+        self._voids = [0] * n  # bitmask of suits each seat has shown void in, this round
+        self._round_tricks: list[dict[str, Any]] = []
+        self._event(
+            {
+                "kind": "deal",
+                "hand_size": r,
+                "dealer": self._dealer,
+                "indicator": ind,
+                "trump": self._trump,
+                "trump_pending": self._phase == "trump",
+            }
+        )
+
+    def _event(self, ev: dict[str, Any]) -> None:
+        # SILENT: events are tagged with their round; earlier rounds' trick events stay in the short log
+        # (their cards are public history even though the same ids are dealt again later).
+        ev["round"] = self._k + 1
+        self._events.append(ev)
+        if len(self._events) > 2 * MAX_EVENTS:
+            del self._events[:-MAX_EVENTS]
+
+    # -- basic properties --------------------------------------------------------------------------------
+    @property
+    def num_seats(self) -> int:
+        return self._n
+
+    @property
+    def hand_number(self) -> int:
+        return min(self._k, len(self._sizes) - 1)
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        return list(self._sizes)
+
+    @property
+    def first_dealer(self) -> int:
+        return self._first_dealer
+
+    def to_move(self) -> tuple[int, ...]:
+        ph = self._phase
+        if ph == "play":
+            return ((self._leader + len(self._plays)) % self._n,)
+        if ph == "bid":
+            if self._mode == "open":
+                return ((self._dealer + 1 + self._bid_count) % self._n,)
+            return tuple(s for s in range(self._n) if self._bids[s] is None)
+        if ph == "trump":
+            return (self._dealer,)
+        return ()
+
+    # -- legality ----------------------------------------------------------------------------------------
+    def _forbidden_bid(self) -> int | None:
+        """With ``bid_restriction`` the last (open) bidder may not make the total equal the hand size."""
+        if not self._restrict or self._phase != "bid" or self._bid_count != self._n - 1:
+            return None
+        x = self._r - sum(b for b in self._bids if b is not None)
+        return x if 0 <= x <= self._r else None
+
+    def _can_undo(self, seat: int) -> bool:
+        if self._mode == "open":
+            # DECISION W-3: cleared when the next player bids or the first card is led.
+            return self._undoable == seat and self._phase in ("bid", "play")
+        # SILENT: in simultaneous/secret mode a seat may withdraw (then re-enter) its own bid until the last
+        # bid is in; "changing" a bid is undo + bid.
+        return self._phase == "bid" and self._bids[seat] is not None
+
+    def _playable(self, seat: int) -> list[str]:
+        """Every card ``seat`` may play now (§6.3), all ids."""
+        hand = self._hands[seat]
+        lead = self._lead
+        if lead is not None:
+            follow = [c for c in hand if SUIT[c] == lead or c in WIZ_SET or c in JES_SET]
+            if len(follow) != len(hand) and any(SUIT[c] == lead for c in follow):
+                return follow
+        return list(hand)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        ph = self._phase
+        out: list[Action] = []
+        if ph == "play":
+            if seat == (self._leader + len(self._plays)) % self._n:
+                seen_w = seen_j = False
+                for c in self._playable(seat):
+                    # one action per identical special card kind; SILENT: the first id in the seat's hand
+                    # (deal) order is offered, any id is accepted by apply().
+                    if c in WIZ_SET:
+                        if seen_w:
+                            continue
+                        seen_w = True
+                    elif c in JES_SET:
+                        if seen_j:
+                            continue
+                        seen_j = True
+                    out.append({"type": "play", "card": c})
+        elif ph == "bid":
+            if seat in self.to_move():
+                bad = self._forbidden_bid()
+                out = [{"type": "bid", "n": i} for i in range(self._r + 1) if i != bad]
+        elif ph == "trump" and seat == self._dealer:
+            out = [{"type": "trump", "suit": s} for s in WIZARD_SUITS]
+        # SILENT: the undo right (W-3) belongs to a seat that is usually *not* in to_move() (the previous
+        # bidder, or the dealer before the first lead); it is listed in that seat's legal actions/prompt.
+        if ph != "over" and self._can_undo(seat):
+            out.append({"type": "undo"})
+        return out
+
+    def _validate(self, seat: int, action: Action) -> str:
+        """Raise :class:`IllegalAction` unless ``action`` is legal; return its type."""
+        if not isinstance(action, Mapping):
+            raise IllegalAction("Unknown action.")
+        kind = action.get("type")
+        if not isinstance(seat, int) or not 0 <= seat < self._n:
+            raise IllegalAction("No such seat.")
+        if self._phase == "over":
+            raise IllegalAction("The game is over.")
+        if kind == "undo":
+            if not self._can_undo(seat):
+                raise IllegalAction("You cannot take back a bid now.")
+            return kind
+        if kind == "play":
+            if self._phase != "play":
+                raise IllegalAction("It is not time to play cards.")
+            if seat != (self._leader + len(self._plays)) % self._n:
+                raise IllegalAction("It is not your turn.")
+            card = action.get("card")
+            hand = self._hands[seat]
+            if not isinstance(card, str) or card not in hand:
+                raise IllegalAction("You do not hold that card.")
+            lead = self._lead
+            if (
+                lead is not None
+                and SUIT[card] != lead
+                and card not in WIZ_SET
+                and card not in JES_SET
+                and any(SUIT[c] == lead for c in hand)
+            ):
+                raise IllegalAction("You must follow suit (or play a Wizard or a Jester).")
+            return kind
+        if kind == "bid":
+            if self._phase != "bid":
+                raise IllegalAction("It is not time to bid.")
+            if seat not in self.to_move():
+                raise IllegalAction("It is not your turn to bid." if self._mode == "open" else "You have already bid.")
+            n = action.get("n")
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= self._r:
+                raise IllegalAction(f"Bid a number of tricks from 0 to {self._r}.")
+            if n == self._forbidden_bid():
+                raise IllegalAction(f"The bids may not add up to {self._r}: you cannot bid {n}.")
+            return kind
+        if kind == "trump":
+            if self._phase != "trump" or seat != self._dealer:
+                raise IllegalAction("It is not time to choose trump.")
+            if action.get("suit") not in WIZARD_SUITS:
+                raise IllegalAction("Choose one of the four suits.")
+            return kind
+        raise IllegalAction("Unknown action.")
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        try:
+            self._validate(seat, action)
+        except IllegalAction:
+            return False
+        return True
+
+    # -- applying actions ------------------------------------------------------------------------------
+    def apply(self, seat: int, action: Action) -> None:
+        kind = self._validate(seat, action)
+        if kind == "play":
+            self._play(seat, action["card"])
+        elif kind == "bid":
+            self._bid(seat, action["n"])
+        elif kind == "undo":
+            self._undo(seat)
+        else:
+            self._trump = action["suit"]
+            self._phase = "bid"
+            self._event({"kind": "trump_chosen", "seat": seat, "suit": self._trump})
+
+    def _bid(self, seat: int, n: int) -> None:
+        self._bids[seat] = n
+        self._bid_count += 1
+        if self._mode == "open":
+            self._undoable = seat
+            self._event({"kind": "bid", "seat": seat, "n": n})
+        else:
+            self._event({"kind": "bid", "seat": seat})  # the value stays private (§10)
+        if self._bid_count == self._n:
+            self._phase = "play"
+            if self._mode == "secret":
+                self._event({"kind": "bids_complete"})
+            else:
+                bids = [b for b in self._bids if b is not None]
+                self._event(
+                    {
+                        "kind": "bids_complete",
+                        "bids": list(self._bids),
+                        "total": sum(bids),
+                        "hand_size": self._r,
+                    }
+                )
+
+    def _undo(self, seat: int) -> None:
+        self._bids[seat] = None
+        self._bid_count -= 1
+        self._undoable = None
+        self._phase = "bid"
+        self._event({"kind": "undo", "seat": seat})
+
+    def _play(self, seat: int, card: str) -> None:
+        self._undoable = None  # W-3: the first lead makes the dealer's bid final
+        self._hands[seat].remove(card)
+        lead = self._lead
+        if lead is not None:
+            if SUIT[card] and SUIT[card] != lead:
+                self._voids[seat] |= SUIT_BIT[lead]
+        elif not self._free and card not in JES_SET:
+            # §6.2 / W-4: the first non-Jester card fixes the led suit, or frees the trick if a Wizard.
+            if card in WIZ_SET:
+                self._free = True
+            else:
+                self._lead = SUIT[card]
+        self._plays.append((seat, card))
+        if len(self._plays) < self._n:
+            return
+        plays = self._plays
+        winner = trick_winner(plays, self._trump)
+        self._tricks[winner] += 1
+        trick = {"leader": self._leader, "plays": [[s, c] for s, c in plays], "winner": winner}
+        self._round_tricks.append(trick)
+        self._event({"kind": "trick", "winner": winner, "cards": [c for _, c in plays], "leader": self._leader})
+        self._leader = winner
+        self._plays = []
+        self._lead = None
+        self._free = False
+        if len(self._round_tricks) == self._r:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        bids = [b if b is not None else 0 for b in self._bids]
+        scores = [round_score(b, t) for b, t in zip(bids, self._tricks, strict=True)]
+        for i, sc in enumerate(scores):
+            self._totals[i] += sc
+        self._history.append(scores)
+        self._round_log.append(
+            {
+                "round": self._k + 1,
+                "hand_size": self._r,
+                "dealer": self._dealer,
+                "indicator": self._indicator,
+                "trump": self._trump,
+                "bids": bids,
+                "tricks": list(self._tricks),
+                "scores": scores,
+                "last_trick": self._round_tricks[-1],
+            }
+        )
+        self._event(
+            {
+                "kind": "round_end",
+                "bids": bids,
+                "tricks": list(self._tricks),
+                "scores": scores,
+                "totals": list(self._totals),
+            }
+        )
+        if self._k + 1 < len(self._sizes):
+            self._k += 1
+            self._deal()
+            return
+        self._phase = "over"
+        self._event({"kind": "game_over", "totals": list(self._totals)})
+        self._settlements.append(self._final_settlement())
+
+    def _final_settlement(self) -> Settlement:
+        totals = self._totals
+        n = self._n
+        res = GameResult.from_totals("point", totals)
+        amounts: dict[str, tuple[int, ...]] = {"point": tuple(totals)}
+        stake = self.options["stake_per_point"]
+        if stake > 0:
+            # §8.3: every pair settles (score_i − score_j) × stake, i.e. N·(score_i − mean)·stake; zero-sum.
+            amounts["stake"] = tuple(sum((totals[i] - totals[j]) * stake for j in range(n)) for i in range(n))
+        exact = [sum(1 for rl in self._round_log if rl["bids"][s] == rl["tricks"][s]) for s in range(n)]
+        summary = {
+            "ranks": list(res.ranks),
+            "totals": list(totals),
+            "winners": list(res.winners),
+            "rounds_played": len(self._round_log),
+            "rounds": len(self._round_log),
+            "exact_bids": exact,
+            "bids_made": list(exact),
+            "hand_sizes": list(self._sizes),
+            "first_dealer": self._first_dealer,
+            "bids": [rl["bids"] for rl in self._round_log],
+            "tricks": [rl["tricks"] for rl in self._round_log],
+            "history": [list(h) for h in self._history],
+            "stake_per_point": stake,
+            "bid_mode": self._mode,
+        }
+        return Settlement(0, amounts, summary)
+
+    # -- results -----------------------------------------------------------------------------------------
+    def settlements(self) -> list[Settlement]:
+        return list(self._settlements)
+
+    def result(self) -> GameResult | None:
+        if not self.is_over:
+            return None
+        return GameResult.from_totals("point", self._totals)
+
+    # -- views -------------------------------------------------------------------------------------------
+    def _bids_public(self) -> list[int | None]:
+        """Bids as the table may see them (§10)."""
+        if self._mode == "open" or self._phase == "over" or (self._mode == "simultaneous" and self._phase == "play"):
+            return list(self._bids)  # secret bids of the last round are revealed once it is over
+        return [None] * self._n  # simultaneous before all are in; secret until the round ends
+
+    def public_view(self) -> View:
+        bids = self._bids_public()
+        visible = all(b is not None for b in bids) or self._mode == "open"
+        total = sum(b for b in bids if b is not None) if visible else None
+        over = self._phase == "over"
+        v: View = {
+            "game": self.game_id,
+            "phase": self._phase,
+            "to_move": list(self.to_move()),
+            "num_seats": self._n,
+            "hand_number": self.hand_number,
+            "round": self.hand_number + 1,
+            "rounds_total": len(self._sizes),
+            "hand_size": self._r,
+            "hand_sizes": list(self._sizes),
+            "dealer": self._dealer,
+            "first_dealer": self._first_dealer,
+            "leader": self._leader,
+            "indicator": self._indicator,
+            "trump": self._trump,
+            "trump_pending": self._phase == "trump",
+            "bid_mode": self._mode,
+            "bid_restriction": self._restrict,
+            "blind_round": self._blind,
+            "bids": bids,
+            "has_bid": [b is not None for b in self._bids],
+            "bids_total": total,
+            "forbidden_bid": self._forbidden_bid(),
+            "undo_seat": self._undoable if self._mode == "open" and not over else None,
+            "tricks": list(self._tricks),
+            "hand_counts": [len(h) for h in self._hands],
+            "trick": {"leader": self._leader, "plays": [[s, c] for s, c in self._plays]},
+            "lead_suit": self._lead,
+            "trick_free": self._free,
+            "last_trick": _jcopy(self._round_tricks[-1]) if self._round_tricks else None,
+            "round_tricks": _jcopy(self._round_tricks),
+            "totals": list(self._totals),
+            "history": [list(h) for h in self._history],
+            "round_log": _jcopy(self._round_log),
+            "events": _jcopy(self._events[-MAX_EVENTS:]),
+            "stake_per_point": self.options["stake_per_point"],
+        }
+        if over:
+            res = GameResult.from_totals("point", self._totals)
+            v["ranks"] = list(res.ranks)
+            v["winners"] = list(res.winners)
+        return v
+
+    def view(self, seat: int) -> View:
+        v = self.public_view()
+        v["seat"] = seat
+        if self._mode != "open" and self._bids[seat] is not None and v["bids"][seat] is None:
+            v["bids"][seat] = self._bids[seat]  # each player always sees their own bid
+        if self._blind and self._phase != "over":
+            # first_round_blind: own card hidden, every other unplayed card shown (by design). SILENT: the
+            # prompt still names the card id (the only legal play); renderers must not print it.
+            v["hand"] = []
+            v["hand_hidden"] = True
+            v["foreheads"] = [None if s == seat or not self._hands[s] else self._hands[s][0] for s in range(self._n)]
+        else:
+            v["hand"] = sort_hand(self._hands[seat])
+            v["hand_hidden"] = False
+            v["foreheads"] = None
+        acts = self.legal_actions(seat)
+        v["prompt"] = {"kind": "pick", "actions": acts} if acts else None
+        return v
+
+    # -- search support ------------------------------------------------------------------------------------
+    def clone(self) -> Self:
+        g = self.__class__.__new__(self.__class__)
+        g.__dict__.update(self.__dict__)
+        g._hands = [list(h) for h in self._hands]
+        g._bids = list(self._bids)
+        g._tricks = list(self._tricks)
+        g._plays = list(self._plays)
+        g._voids = list(self._voids)
+        g._round_tricks = list(self._round_tricks)  # dicts inside are never mutated
+        g._totals = list(self._totals)
+        g._history = list(self._history)
+        g._round_log = list(self._round_log)
+        g._events = list(self._events)
+        g._settlements = list(self._settlements)
+        return g
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        g = self.clone()
+        if self._phase == "over":
+            return g
+        known: set[str] = set()
+        if self._indicator is not None:
+            known.add(self._indicator)
+        for t in self._round_tricks:
+            known.update(c for _, c in t["plays"])
+        known.update(c for _, c in self._plays)
+        if self._blind:
+            hidden_places = [seat]  # the seat sees every card but its own
+            for s in range(self._n):
+                if s != seat:
+                    known.update(self._hands[s])
+        else:
+            hidden_places = [s for s in range(self._n) if s != seat]
+            known.update(self._hands[seat])
+        unseen = [c for c in WIZARD_60 if c not in known]
+        caps: dict[int, int] = {s: len(self._hands[s]) for s in hidden_places}
+        caps[-1] = len(unseen) - sum(caps.values())  # the undealt stock
+        voids = self._voids
+
+        def allowed(place: int, card: str) -> bool:
+            return place < 0 or not (SUIT[card] and voids[place] & SUIT_BIT[SUIT[card]])
+
+        deal = deal_constrained(unseen, caps, allowed, rng)
+        for s in hidden_places:
+            g._hands[s] = deal[s]
+        # SILENT: hidden bids (secret round, simultaneous before all are in) must not leak through the clone
+        # either: they are replaced by uniform guesses in 0..r.
+        pub = self._bids_public()
+        for s in range(self._n):
+            if s != seat and pub[s] is None and self._bids[s] is not None:
+                g._bids[s] = rng.randint(0, self._r)
+        return g
+
+
+def _set_hands_for_test(game: WizardGame, hands: list[list[str]], trump: str | object | None = ...) -> None:
+    """Test helper: replace the current round's hands (and optionally the trump) before any card is played."""
+    assert len(hands) == game.num_seats
+    game._hands = [list(h) for h in hands]
+    if trump is not ...:
+        game._trump = trump  # type: ignore[assignment]

@@ -1,0 +1,108 @@
+"""Values the ledger API takes and returns, and its errors. Plain frozen dataclasses: no I/O here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+__all__ = [
+    "BOOKABLE_KINDS",
+    "KINDS",
+    "HistoryRow",
+    "KeyConflict",
+    "LeaderboardRow",
+    "LedgerError",
+    "Season",
+    "SeasonSpec",
+    "SeatRef",
+    "UnknownSeason",
+    "ZeroSumError",
+]
+
+#: Entry kinds. ``adjustment`` entries come only from :meth:`Ledger.adjust`; the rest from settlements.
+KINDS = ("hand", "game", "adjustment", "tournament")
+BOOKABLE_KINDS = ("hand", "game", "tournament")
+
+#: ``"current"`` (the open season), ``"all"`` (every season), or a season *number* (1, 2, ...).
+SeasonSpec = Literal["current", "all"] | int
+
+
+class LedgerError(Exception):
+    """Base class of the ledger's deliberate errors."""
+
+
+class ZeroSumError(LedgerError, ValueError):
+    """A ``stake``/``resto`` settlement whose amounts do not sum to zero."""
+
+
+class KeyConflict(LedgerError, ValueError):
+    """A settlement key is already booked for a *different* guild/game/table/hand: a key-scheme bug,
+    never silently ignored (it would drop a hand or leak across guilds)."""
+
+
+class UnknownSeason(LedgerError, LookupError):
+    """A season number that the guild does not have."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRef:
+    """Who sat in a seat: a Discord user id, or ``None`` for a computer player; ``name`` as shown then."""
+
+    user_id: int | None
+    name: str
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    id: int
+    guild_id: int
+    number: int
+    started_at: datetime
+    closed_at: datetime | None = None
+    closed_by: int | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One line of a user's history: one settlement (all its currencies) or one adjustment.
+
+    ``id`` is the smallest entry id of the line: pass the last row's ``id`` as ``before_id`` to get the
+    next page.
+    """
+
+    id: int
+    kind: str
+    season_number: int
+    amounts: Mapping[str, int]
+    created_at: datetime
+    settlement_id: int | None = None
+    key: str | None = None
+    game: str | None = None
+    table_id: int | str | None = None
+    hand_index: int | None = None
+    seat: int | None = None
+    summary: Mapping[str, Any] = field(default_factory=dict)
+    actor_id: int | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    """``total`` = sum of amounts (adjustments included when no game filter); ``games`` = settlements
+    played in that currency; ``wins`` = settlements won (see :mod:`bot.ledger.service` for the rule)."""
+
+    user_id: int
+    name: str | None
+    total: int
+    games: int
+    wins: int

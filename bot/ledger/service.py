@@ -1,0 +1,653 @@
+"""The ledger service: the only code that reads or writes the ledger tables.
+
+The ledger is append-only (``bot/migrations/001_ledger.sql`` enforces it with triggers). Booking a
+settlement inserts one ``settlements`` row and one ``entries`` row per seat per currency; an admin
+correction is one more entry; closing a season opens the next. Balances, histories and leaderboards are
+queries, always filtered by guild, so guilds never see each other's data.
+
+Conventions:
+
+* **Idempotency.** Every settlement has a caller-chosen ``key`` (see :func:`settlement_key`); booking an
+  existing key does nothing and returns ``False``, so the table service may retry freely. Reusing a key for
+  a different guild/game/table/hand raises :class:`KeyConflict` instead of silently dropping a hand.
+* **Atomicity.** :meth:`Ledger.book` runs inside the caller's ``db.transaction()`` (the table service
+  appends the action and books the hand in one transaction); :meth:`Ledger.settle` opens its own.
+* **Computer players** get ``user_id = 0, is_bot = 1`` and their name, so each unit's entries stay
+  zero-sum; balances and leaderboards exclude them.
+* **Zero entries are kept** for every seat and currency: they make "games played" a simple count.
+* **Games and wins.** A user *played* every settlement they sat in (once, even if they held two seats).
+  They *won* it when their amount in that currency (summed over their seats) is > 0 — except for
+  ``point`` when the summary has ``ranks`` (one 1-based rank per seat, as in ``GameResult.ranks``): then
+  a win is rank 1 (ties share it). Both flags are computed when booking and stored on the user's first
+  seat's entries (``entries.played`` / ``entries.won``), so leaderboards are plain sums.
+* **Seasons.** A guild's current season is its open one, created lazily (number 1) by the first write.
+  ``season`` arguments take ``"current"``, ``"all"`` or a season *number*. Reads never create seasons.
+* **Times** are stored as ISO-8601 UTC text and returned as aware :class:`~datetime.datetime`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import aiosqlite
+
+from bot.db import Database
+from bot.engine.protocol import CURRENCIES, ZERO_SUM_CURRENCIES, Settlement
+
+from .models import (
+    BOOKABLE_KINDS,
+    HistoryRow,
+    KeyConflict,
+    LeaderboardRow,
+    Season,
+    SeasonSpec,
+    SeatRef,
+    UnknownSeason,
+    ZeroSumError,
+)
+
+__all__ = ["Ledger", "settlement_key"]
+
+LEADERBOARD_ORDERS = ("total", "wins", "games")
+MAX_PAGE = 100
+# Above this many seasons the leaderboard uses one IN query (SQLite caps compound SELECTs at 500 terms).
+MAX_UNION_SEASONS = 200
+MAX_REASON = 500
+# Characters that make spreadsheet apps treat a CSV cell as a formula (CSV injection).
+_FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def settlement_key(table_id: int | str, index: int, *, scope: str = "table") -> str:
+    """The conventional idempotency key of unit ``index`` of a table: ``"table:<id>:<index>"``."""
+    return f"{scope}:{table_id}:{index}"
+
+
+def _now_text(dt: datetime) -> str:
+    return dt.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def _parse_time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _check_id(name: str, value: object) -> int:
+    if not _is_int(value) or value <= 0:  # type: ignore[operator]
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return value  # type: ignore[return-value]
+
+
+def _check_currency(currency: str) -> str:
+    if currency not in CURRENCIES:
+        raise ValueError(f"unknown currency {currency!r} (known: {', '.join(CURRENCIES)})")
+    return currency
+
+
+@dataclass(frozen=True, slots=True)
+class _Booking:
+    """A validated settlement, ready to insert (shared by :meth:`Ledger.book` and the benchmark)."""
+
+    key: str
+    guild_id: int
+    game: str
+    table_id: int | str | None
+    hand_index: int | None
+    summary_json: str
+    kind: str
+    # (seat, user_id, is_bot, name, currency, amount, played, won) — seat-major, in CURRENCIES order.
+    rows: tuple[tuple[int, int, int, str, str, int, int, int], ...]
+
+    def entry_params(self, settlement_id: int, season_id: int, created_at: str) -> list[tuple[Any, ...]]:
+        return [
+            (
+                settlement_id,
+                self.guild_id,
+                season_id,
+                uid,
+                bot,
+                name,
+                seat,
+                self.game,
+                cur,
+                amt,
+                won,
+                self.kind,
+                played,
+                created_at,
+            )
+            for seat, uid, bot, name, cur, amt, played, won in self.rows
+        ]
+
+
+def prepare_booking(
+    *,
+    key: str,
+    guild_id: int,
+    game: str,
+    table_id: int | str | None,
+    hand_index: int | None,
+    seats: Sequence[SeatRef],
+    amounts: Mapping[str, Sequence[int]],
+    summary: Mapping[str, Any] | None = None,
+    kind: str = "hand",
+) -> _Booking:
+    """Validate a settlement (raises ``ValueError``/``ZeroSumError``; ``TypeError`` for a summary that is
+    not JSON-serialisable) and lay out its entries."""
+    if not isinstance(key, str) or not key.strip():
+        raise ValueError("settlement key must be a non-empty string")
+    _check_id("guild_id", guild_id)
+    if not isinstance(game, str) or not game:
+        raise ValueError("game must be a non-empty string")
+    if kind not in BOOKABLE_KINDS:
+        raise ValueError(f"kind must be one of {BOOKABLE_KINDS} (adjustments go through Ledger.adjust)")
+    if hand_index is not None and not _is_int(hand_index):
+        raise ValueError("hand_index must be an int or None")
+    if not seats:
+        raise ValueError("a settlement needs at least one seat")
+    if not amounts:
+        raise ValueError("a settlement needs at least one currency")
+    for s in seats:
+        if s.user_id is not None:
+            _check_id("seat user_id", s.user_id)
+    summary = dict(summary or {})
+    summary_json = json.dumps(summary, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    n = len(seats)
+    checked: dict[str, tuple[int, ...]] = {}
+    for cur, vals in amounts.items():
+        _check_currency(cur)
+        vals = tuple(vals)
+        if len(vals) != n:
+            raise ValueError(f"{cur}: {len(vals)} amounts for {n} seats")
+        if not all(_is_int(v) for v in vals):
+            raise ValueError(f"{cur}: amounts must be integers, got {vals!r}")
+        if cur in ZERO_SUM_CURRENCIES and sum(vals) != 0:
+            raise ZeroSumError(f"{cur} amounts {vals} do not sum to zero")
+        checked[cur] = vals
+
+    ranks = summary.get("ranks")
+    if (
+        "point" in checked
+        and ranks is not None
+        and (not isinstance(ranks, list | tuple) or len(ranks) != n or not all(_is_int(r) for r in ranks))
+    ):
+        raise ValueError(f"summary['ranks'] must hold one integer rank per seat, got {ranks!r}")
+
+    # A player is a human user id, or each computer seat on its own. A user holding several seats (a
+    # debugging table, say) played the unit once, and won it on their combined result.
+    player = [("seat", i) if ref.user_id is None else ("user", ref.user_id) for i, ref in enumerate(seats)]
+    seats_of: dict[tuple[str, int], list[int]] = {}
+    for seat, p in enumerate(player):
+        seats_of.setdefault(p, []).append(seat)
+
+    def won(p: tuple[str, int], cur: str) -> bool:
+        if cur == "point" and ranks is not None:
+            return any(ranks[i] == 1 for i in seats_of[p])
+        return sum(checked[cur][i] for i in seats_of[p]) > 0
+
+    rows: list[tuple[int, int, int, str, str, int, int, int]] = []
+    for seat, ref in enumerate(seats):
+        uid, bot = (0, 1) if ref.user_id is None else (ref.user_id, 0)
+        first = seats_of[player[seat]][0] == seat
+        for cur in CURRENCIES:  # fixed order: exports and histories read the same way every time
+            if cur not in checked:
+                continue
+            flag = first and won(player[seat], cur)
+            rows.append((seat, uid, bot, str(ref.name), cur, checked[cur][seat], int(first), int(flag)))
+    return _Booking(key, guild_id, game, table_id, hand_index, summary_json, kind, tuple(rows))
+
+
+_INSERT_SETTLEMENT = (
+    "INSERT INTO settlements (key, guild_id, season_id, game, table_id, hand_index, created_at, summary_json)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_INSERT_ENTRY = (
+    "INSERT INTO entries (settlement_id, guild_id, season_id, user_id, is_bot, player_name, seat, game,"
+    " currency, amount, won, kind, played, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _season_from_row(row: aiosqlite.Row) -> Season:
+    return Season(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        number=row["number"],
+        started_at=_parse_time(row["started_at"]),
+        closed_at=_parse_time(row["closed_at"]) if row["closed_at"] else None,
+        closed_by=row["closed_by"],
+    )
+
+
+def _csv_cell(value: object) -> object:
+    if isinstance(value, str) and value.startswith(_FORMULA_PREFIXES):
+        return "'" + value
+    return value
+
+
+class Ledger:
+    """The ledger API. All methods are coroutines; see the module docstring for the conventions."""
+
+    def __init__(self, db: Database, *, clock: Callable[[], datetime] | None = None) -> None:
+        self.db = db
+        # Injectable so tests can control timestamps; must return an aware datetime.
+        self._clock = clock or (lambda: datetime.now(UTC))
+
+    # -- seasons ---------------------------------------------------------------------------------------
+    async def current_season(self, guild_id: int) -> Season | None:
+        row = await self.db.fetchone("SELECT * FROM seasons WHERE guild_id = ? AND closed_at IS NULL", (guild_id,))
+        return _season_from_row(row) if row else None
+
+    async def seasons(self, guild_id: int) -> list[Season]:
+        rows = await self.db.fetchall("SELECT * FROM seasons WHERE guild_id = ? ORDER BY number", (guild_id,))
+        return [_season_from_row(r) for r in rows]
+
+    async def close_season(self, guild_id: int, actor_id: int) -> Season:
+        """Close the guild's current season (creating season 1 first if there is none) and open the next.
+        Returns the new, open season. History is untouched; balances are per season."""
+        _check_id("guild_id", guild_id)
+        _check_id("actor_id", actor_id)
+        async with self.db.transaction() as conn:
+            now = _now_text(self._clock())
+            current = await self._open_season_id(conn, guild_id, now)
+            await conn.execute("UPDATE seasons SET closed_at = ?, closed_by = ? WHERE id = ?", (now, actor_id, current))
+            new_id = await self._open_season_id(conn, guild_id, now)
+            rows = await conn.execute_fetchall("SELECT * FROM seasons WHERE id = ?", (new_id,))
+        return _season_from_row(next(iter(rows)))
+
+    async def _open_season_id(self, conn: aiosqlite.Connection, guild_id: int, now: str) -> int:
+        """The open season's id, creating the next one if none is open. Must run in a write transaction."""
+        cur = await conn.execute("SELECT id FROM seasons WHERE guild_id = ? AND closed_at IS NULL", (guild_id,))
+        row = await cur.fetchone()
+        if row is not None:
+            return int(row[0])
+        cur = await conn.execute(
+            "INSERT INTO seasons (guild_id, number, started_at)"
+            " SELECT ?, COALESCE(MAX(number), 0) + 1, ? FROM seasons WHERE guild_id = ? RETURNING id",
+            (guild_id, now, guild_id),
+        )
+        row = await cur.fetchone()
+        await cur.close()
+        assert row is not None
+        return int(row[0])
+
+    async def _season_ids(self, conn: aiosqlite.Connection, guild_id: int, season: SeasonSpec) -> list[int]:
+        """Resolve a season spec to season ids (empty when the guild has no current season yet)."""
+        params: tuple[int | str, ...]
+        if season == "current":
+            sql, params = "SELECT id FROM seasons WHERE guild_id = ? AND closed_at IS NULL", (guild_id,)
+        elif season == "all":
+            sql, params = "SELECT id FROM seasons WHERE guild_id = ?", (guild_id,)
+        elif _is_int(season):
+            sql, params = "SELECT id FROM seasons WHERE guild_id = ? AND number = ?", (guild_id, season)
+        else:
+            raise ValueError(f"season must be 'current', 'all' or a season number, got {season!r}")
+        ids = [int(r[0]) for r in await conn.execute_fetchall(sql, params)]
+        if not ids and _is_int(season):
+            raise UnknownSeason(f"this server has no season {season}")
+        return ids
+
+    # -- writing ---------------------------------------------------------------------------------------
+    async def book(
+        self,
+        conn: aiosqlite.Connection,
+        *,
+        key: str,
+        guild_id: int,
+        game: str,
+        table_id: int | str | None,
+        hand_index: int | None,
+        seats: Sequence[SeatRef],
+        amounts: Mapping[str, Sequence[int]],
+        summary: Mapping[str, Any] | None = None,
+        kind: str = "hand",
+    ) -> bool:
+        """Book a settlement inside the caller's ``db.transaction()`` (does not commit).
+
+        Returns ``True`` if booked, ``False`` if ``key`` was already booked (same guild/game/table/hand).
+        Raises ``ValueError`` (:class:`ZeroSumError` for stake/resto not summing to zero) for bad input,
+        :class:`KeyConflict` if ``key`` belongs to a different settlement.
+        """
+        booking = prepare_booking(
+            key=key, guild_id=guild_id, game=game, table_id=table_id, hand_index=hand_index,
+            seats=seats, amounts=amounts, summary=summary, kind=kind,
+        )  # fmt: skip
+        return await self._insert(conn, booking)
+
+    async def _insert(self, conn: aiosqlite.Connection, b: _Booking) -> bool:
+        if not (self.db.in_transaction and conn is self.db.conn and conn.in_transaction):
+            raise RuntimeError("Ledger.book() must be called inside `async with db.transaction() as conn`")
+        cur = await conn.execute("SELECT guild_id, game, table_id, hand_index FROM settlements WHERE key = ?", (b.key,))
+        existing = await cur.fetchone()
+        await cur.close()
+        if existing is not None:
+            same = (
+                existing["guild_id"] == b.guild_id
+                and existing["game"] == b.game
+                and str(existing["table_id"]) == str(b.table_id)
+                and existing["hand_index"] == b.hand_index
+            )
+            if not same:
+                raise KeyConflict(f"settlement key {b.key!r} is already used by another settlement")
+            return False
+        now = _now_text(self._clock())
+        season_id = await self._open_season_id(conn, b.guild_id, now)
+        cur = await conn.execute(
+            _INSERT_SETTLEMENT,
+            (b.key, b.guild_id, season_id, b.game, b.table_id, b.hand_index, now, b.summary_json),
+        )
+        settlement_id = cur.lastrowid
+        await cur.close()
+        assert settlement_id is not None
+        await conn.executemany(_INSERT_ENTRY, b.entry_params(settlement_id, season_id, now))
+        return True
+
+    async def settle(
+        self,
+        *,
+        key: str,
+        guild_id: int,
+        game: str,
+        table_id: int | str | None,
+        hand_index: int | None,
+        seats: Sequence[SeatRef],
+        amounts: Mapping[str, Sequence[int]],
+        summary: Mapping[str, Any] | None = None,
+        kind: str = "hand",
+    ) -> bool:
+        """:meth:`book` in a transaction of its own."""
+        # Validate before taking the write lock: bad input should not queue behind other writers.
+        booking = prepare_booking(
+            key=key, guild_id=guild_id, game=game, table_id=table_id, hand_index=hand_index,
+            seats=seats, amounts=amounts, summary=summary, kind=kind,
+        )  # fmt: skip
+        async with self.db.transaction() as conn:
+            return await self._insert(conn, booking)
+
+    async def book_settlement(
+        self,
+        conn: aiosqlite.Connection,
+        settlement: Settlement,
+        *,
+        guild_id: int,
+        game: str,
+        table_id: int | str,
+        seats: Sequence[SeatRef],
+        kind: str = "hand",
+        key: str | None = None,
+    ) -> bool:
+        """:meth:`book` an engine :class:`~bot.engine.protocol.Settlement` (key defaults to
+        ``settlement_key(table_id, settlement.index)``)."""
+        return await self.book(
+            conn,
+            key=key or settlement_key(table_id, settlement.index),
+            guild_id=guild_id,
+            game=game,
+            table_id=table_id,
+            hand_index=settlement.index,
+            seats=seats,
+            amounts=settlement.amounts,
+            summary=settlement.summary,
+            kind=kind,
+        )
+
+    async def adjust(
+        self,
+        guild_id: int,
+        user_id: int,
+        currency: str,
+        amount: int,
+        actor_id: int,
+        reason: str,
+        *,
+        name: str | None = None,
+    ) -> int:
+        """Record an admin adjustment in the current season (a new entry; nothing is edited or deleted).
+        Returns the entry id. ``reason`` is required (audit trail)."""
+        _check_id("guild_id", guild_id)
+        _check_id("user_id", user_id)
+        _check_id("actor_id", actor_id)
+        _check_currency(currency)
+        if not _is_int(amount) or amount == 0:
+            raise ValueError("adjustment amount must be a non-zero integer")
+        if not isinstance(reason, str) or not reason.strip():
+            raise ValueError("an adjustment needs a reason")
+        reason = reason.strip()
+        if len(reason) > MAX_REASON:
+            raise ValueError(f"reason is longer than {MAX_REASON} characters")
+        async with self.db.transaction() as conn:
+            now = _now_text(self._clock())
+            season_id = await self._open_season_id(conn, guild_id, now)
+            cur = await conn.execute(
+                "INSERT INTO entries (settlement_id, guild_id, season_id, user_id, is_bot, player_name,"
+                " currency, amount, kind, actor_id, reason, created_at)"
+                " VALUES (NULL, ?, ?, ?, 0, ?, ?, ?, 'adjustment', ?, ?, ?)",
+                (guild_id, season_id, user_id, name, currency, amount, actor_id, reason, now),
+            )
+            entry_id = cur.lastrowid
+            await cur.close()
+        assert entry_id is not None
+        return entry_id
+
+    # -- reading ---------------------------------------------------------------------------------------
+    async def balance(
+        self,
+        guild_id: int,
+        user_id: int,
+        currency: str | None = None,
+        season: SeasonSpec = "current",
+    ) -> dict[str, int]:
+        """The user's totals: ``{currency: total}`` for every currency (zeros included), or only for
+        ``currency`` if given."""
+        currencies = (_check_currency(currency),) if currency is not None else CURRENCIES
+        result = dict.fromkeys(currencies, 0)
+        async with self.db.reader() as conn:
+            season_ids = await self._season_ids(conn, guild_id, season)
+            if not season_ids:
+                return result
+            marks = ",".join("?" * len(season_ids))
+            # Currencies spelled out (never "any"): each (season, currency) is then one index seek.
+            cur_marks = ",".join("?" * len(currencies))
+            rows = await conn.execute_fetchall(
+                "SELECT currency, SUM(amount) FROM entries"
+                f" WHERE guild_id = ? AND season_id IN ({marks}) AND currency IN ({cur_marks}) AND is_bot = 0"
+                " AND user_id = ? GROUP BY currency",
+                (guild_id, *season_ids, *currencies, user_id),
+            )
+        for cur_name, total in rows:
+            result[cur_name] = int(total)
+        return result
+
+    async def history(
+        self, guild_id: int, user_id: int, limit: int = 10, before_id: int | None = None
+    ) -> list[HistoryRow]:
+        """The user's settlements and adjustments in this guild, newest first, ``limit`` per page.
+        For the next page pass ``before_id=rows[-1].id``."""
+        if not _is_int(limit) or limit < 1:
+            raise ValueError("limit must be a positive integer")
+        limit = min(limit, MAX_PAGE)
+        cursor_id = before_id if before_id is not None else (1 << 63) - 1
+        # Walk the user's entries newest first. A settlement's entries for one user are contiguous in id
+        # order (booked in one transaction), so consecutive entries with the same settlement_id form one
+        # line; we read until limit + 1 lines have started so the limit-th one is known to be complete.
+        groups: list[list[aiosqlite.Row]] = []
+        chunk = max(32, (limit + 1) * len(CURRENCIES))
+        async with self.db.reader() as conn:
+            while len(groups) <= limit:
+                rows = await conn.execute_fetchall(
+                    "SELECT id, settlement_id, season_id, seat, game, currency, amount, kind, actor_id,"
+                    " reason, created_at FROM entries"
+                    " WHERE guild_id = ? AND user_id = ? AND is_bot = 0 AND id < ? ORDER BY id DESC LIMIT ?",
+                    (guild_id, user_id, cursor_id, chunk),
+                )
+                rows = list(rows)
+                for r in rows:
+                    last = groups[-1][-1] if groups else None
+                    if (
+                        last is not None
+                        and r["settlement_id"] is not None
+                        and (r["settlement_id"] == last["settlement_id"])
+                    ):
+                        groups[-1].append(r)
+                    else:
+                        groups.append([r])
+                if len(rows) < chunk:
+                    break
+                cursor_id = rows[-1]["id"]
+            groups = groups[:limit]
+            sids = sorted({g[0]["settlement_id"] for g in groups if g[0]["settlement_id"] is not None})
+            settlements: dict[int, aiosqlite.Row] = {}
+            if sids:
+                marks = ",".join("?" * len(sids))
+                for r in await conn.execute_fetchall(
+                    "SELECT id, key, table_id, hand_index, summary_json FROM settlements"
+                    f" WHERE id IN ({marks}) AND guild_id = ?",
+                    (*sids, guild_id),
+                ):
+                    settlements[r["id"]] = r
+            season_numbers = {
+                int(r[0]): int(r[1])
+                for r in await conn.execute_fetchall("SELECT id, number FROM seasons WHERE guild_id = ?", (guild_id,))
+            }
+        return [self._history_row(g, settlements, season_numbers) for g in groups]
+
+    @staticmethod
+    def _history_row(
+        group: list[aiosqlite.Row],
+        settlements: Mapping[int, aiosqlite.Row],
+        season_numbers: Mapping[int, int],
+    ) -> HistoryRow:
+        amounts: dict[str, int] = {}
+        for r in group:
+            amounts[r["currency"]] = amounts.get(r["currency"], 0) + int(r["amount"])
+        first = min(group, key=lambda r: r["id"])
+        st = settlements.get(first["settlement_id"]) if first["settlement_id"] is not None else None
+        return HistoryRow(
+            id=first["id"],
+            kind=first["kind"],
+            season_number=season_numbers.get(first["season_id"], 0),
+            amounts=amounts,
+            created_at=_parse_time(first["created_at"]),
+            settlement_id=first["settlement_id"],
+            key=st["key"] if st else None,
+            game=first["game"],
+            table_id=st["table_id"] if st else None,
+            hand_index=st["hand_index"] if st else None,
+            seat=min((r["seat"] for r in group if r["seat"] is not None), default=None),
+            summary=json.loads(st["summary_json"]) if st else {},
+            actor_id=first["actor_id"],
+            reason=first["reason"],
+        )
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        game: str | None = None,
+        currency: str = "stake",
+        season: SeasonSpec = "current",
+        by: str = "total",
+        limit: int = 10,
+    ) -> list[LeaderboardRow]:
+        """Top humans of the guild in ``currency`` (optionally for one ``game``), ordered by ``by``
+        (``total``, ``wins`` or ``games``; ties broken by total, then user id).
+
+        Without a game filter, totals include adjustments (so they match :meth:`balance`); ``games`` and
+        ``wins`` only ever count settlements.
+        """
+        _check_currency(currency)
+        if by not in LEADERBOARD_ORDERS:
+            raise ValueError(f"by must be one of {LEADERBOARD_ORDERS}")
+        if not _is_int(limit) or limit < 1:
+            raise ValueError("limit must be a positive integer")
+        limit = min(limit, MAX_PAGE)
+        async with self.db.reader() as conn:
+            season_ids = await self._season_ids(conn, guild_id, season)
+            if not season_ids:
+                return []
+            game_filter = " AND game = ?" if game is not None else ""
+            game_param = (game,) if game is not None else ()
+            aggregate = (
+                "SELECT user_id, SUM(amount) AS total, SUM(played) AS games, SUM(won) AS wins FROM entries"
+                f" WHERE guild_id = ? AND season_id {{season}}{game_filter} AND currency = ? AND is_bot = 0"
+                " GROUP BY user_id"
+            )
+            order = f" ORDER BY {by} DESC, total DESC, user_id LIMIT ?"
+            if len(season_ids) == 1 or len(season_ids) > MAX_UNION_SEASONS:
+                marks = ",".join("?" * len(season_ids))
+                sql = aggregate.format(season=f"IN ({marks})") + order
+                params: tuple[Any, ...] = (guild_id, *season_ids, *game_param, currency, limit)
+            else:
+                # Several seasons: one aggregate per season, summed. With `season_id IN (...)` SQLite
+                # tends to pick a non-covering index; per season each part is a covering range scan.
+                part = aggregate.format(season="= ?")
+                sql = (
+                    "SELECT user_id, SUM(total) AS total, SUM(games) AS games, SUM(wins) AS wins FROM ("
+                    + " UNION ALL ".join([part] * len(season_ids))
+                    + ") GROUP BY user_id"
+                    + order
+                )
+                per_season = [(guild_id, sid, *game_param, currency) for sid in season_ids]
+                params = (*(p for ps in per_season for p in ps), limit)
+            rows = await conn.execute_fetchall(sql, params)
+            result = []
+            for r in rows:
+                name_rows = await conn.execute_fetchall(
+                    "SELECT player_name FROM entries WHERE guild_id = ? AND user_id = ?"
+                    " AND player_name IS NOT NULL ORDER BY id DESC LIMIT 1",
+                    (guild_id, r["user_id"]),
+                )
+                name = next((n[0] for n in name_rows), None)
+                result.append(LeaderboardRow(r["user_id"], name, int(r["total"]), r["games"], r["wins"]))
+        return result
+
+    # -- export ----------------------------------------------------------------------------------------
+    EXPORT_COLUMNS = (
+        "entry_id", "created_at", "season", "settlement_key", "game", "table_id", "hand_index", "kind",
+        "user_id", "is_bot", "player_name", "seat", "currency", "amount", "played", "won", "actor_id", "reason",
+    )  # fmt: skip
+
+    async def export_csv(self, guild_id: int, *, season: SeasonSpec = "all") -> str:
+        """Every entry of the guild (optionally of one season) as CSV, one row per entry, oldest first.
+        Text cells that a spreadsheet would run as a formula are prefixed with ``'``.
+
+        About 100 bytes per entry: a busy server's full export can exceed Discord's upload limit, hence
+        the season filter."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(self.EXPORT_COLUMNS)
+        async with self.db.reader() as conn:
+            season_filter = ""
+            params: tuple[int, ...] = ()
+            if season != "all":
+                season_ids = await self._season_ids(conn, guild_id, season)
+                if not season_ids:
+                    return out.getvalue()
+                season_filter = f" AND e.season_id IN ({','.join('?' * len(season_ids))})"
+                params = tuple(season_ids)
+            cur = await conn.execute(
+                "SELECT e.id, e.created_at, se.number, st.key, e.game, st.table_id, st.hand_index, e.kind,"
+                " e.user_id, e.is_bot, e.player_name, e.seat, e.currency, e.amount, e.played, e.won, e.actor_id,"
+                " e.reason FROM entries e JOIN seasons se ON se.id = e.season_id"
+                f" LEFT JOIN settlements st ON st.id = e.settlement_id WHERE e.guild_id = ?{season_filter}"
+                " ORDER BY e.id",
+                (guild_id, *params),
+            )
+            try:
+                while batch := await cur.fetchmany(5000):
+                    writer.writerows(_export_rows(batch))
+            finally:
+                await cur.close()
+        return out.getvalue()
+
+
+def _export_rows(batch: Iterable[aiosqlite.Row]) -> Iterable[list[object]]:
+    for row in batch:
+        yield [_csv_cell(v) for v in row]

@@ -1,0 +1,111 @@
+"""Discord-free descriptions of what one message shows: text sections and the controls a seat may use.
+
+Limits mirror Discord's: at most 25 options per select menu, 5 buttons per row, 5 rows per message,
+embed field values of at most 1024 characters. ``split_choices`` keeps long choice lists inside them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bot.engine.protocol import Action
+
+MAX_SELECT_OPTIONS = 25
+MAX_BUTTONS_PER_ROW = 5
+MAX_ROWS = 5
+
+Style = Literal["primary", "secondary", "success", "danger"]
+
+
+@dataclass(slots=True)
+class Choice:
+    """One clickable choice: a button, or an option of a select menu. ``action`` is what it does."""
+
+    label: str
+    action: Action
+    style: Style = "secondary"
+    description: str | None = None
+
+
+@dataclass(slots=True)
+class ComboField:
+    """One multi-pick part of a combination action, e.g. "the 4 cards to discard".
+
+    The cog shows a select with ``min_values == max_values == count``; the picked values (card ids)
+    are put in the action under ``key`` (a list when ``count > 1``, a single id when ``count == 1``).
+    """
+
+    key: str
+    placeholder: str
+    options: list[tuple[str, str]]  # (label, value)
+    count: int
+
+
+@dataclass(slots=True)
+class Control:
+    """A group of choices shown together.
+
+    * ``buttons``: one button per choice (at most 25 in total, 5 per row);
+    * ``select``: one select menu (at most 25 options) where picking an option applies its action;
+    * ``combo``: one select per :class:`ComboField` and a Confirm button that sends
+      ``{**base_action, field.key: picked, ...}``.
+    """
+
+    kind: Literal["buttons", "select", "combo"]
+    placeholder: str = ""
+    choices: list[Choice] = field(default_factory=list)
+    base_action: Action | None = None
+    fields: list[ComboField] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Section:
+    name: str
+    value: str
+    inline: bool = False
+
+
+@dataclass(slots=True)
+class Panel:
+    """Everything one message shows."""
+
+    title: str
+    description: str = ""
+    sections: list[Section] = field(default_factory=list)
+    controls: list[Control] = field(default_factory=list)
+    footer: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def text(self) -> str:
+        """All visible text (for tests that check what a message reveals)."""
+        parts = [self.title, self.description, self.footer]
+        for s in self.sections:
+            parts += [s.name, s.value]
+        for c in self.controls:
+            parts.append(c.placeholder)
+            parts += [ch.label + " " + (ch.description or "") for ch in c.choices]
+            for f in c.fields:
+                parts.append(f.placeholder)
+                parts += [lbl for lbl, _ in f.options]
+        return "\n".join(p for p in parts if p)
+
+
+def split_choices(choices: Sequence[Choice], placeholder: str, prefer_buttons: bool = True) -> list[Control]:
+    """Lay out single-pick choices within Discord's limits.
+
+    Up to 20 choices become buttons (4 rows of 5, leaving a row for other controls) when
+    ``prefer_buttons``; otherwise one or more select menus of at most 25 options each.
+    """
+    choices = list(choices)
+    if not choices:
+        return []
+    if prefer_buttons and len(choices) <= 20:
+        return [Control("buttons", placeholder, choices)]
+    out: list[Control] = []
+    for i in range(0, len(choices), MAX_SELECT_OPTIONS):
+        chunk = choices[i : i + MAX_SELECT_OPTIONS]
+        ph = placeholder if len(choices) <= MAX_SELECT_OPTIONS else f"{placeholder} ({i + 1}-{i + len(chunk)})"
+        out.append(Control("select", ph, chunk))
+    return out

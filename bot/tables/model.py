@@ -1,0 +1,80 @@
+"""What a table is: seats, options, seed and the action log (plus runtime state rebuilt from them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bot.engine.protocol import Action, Game
+
+Status = Literal["lobby", "running", "finished", "cancelled"]
+OPEN_STATUSES = ("lobby", "running")
+
+
+@dataclass(slots=True)
+class Seat:
+    """One seat. ``user_id is None`` means a computer player; ``away`` means the human's turn timer ran
+    out (or they stepped away) and the computer plays for them until they come back."""
+
+    user_id: int | None
+    name: str
+    ai_level: str | None = None
+    away: bool = False
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def computer_plays(self) -> bool:
+        return self.user_id is None or self.away
+
+    def to_json(self) -> dict[str, Any]:
+        return {"user_id": self.user_id, "name": self.name, "ai_level": self.ai_level, "away": self.away}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Seat:
+        return cls(d["user_id"], d["name"], d.get("ai_level"), bool(d.get("away", False)))
+
+
+@dataclass(slots=True)
+class Table:
+    id: int
+    guild_id: int
+    channel_id: int
+    game_id: str
+    host_id: int
+    options: dict[str, Any]
+    seed: int
+    status: Status
+    seats: list[Seat]
+    turn_timeout: int
+    messages: dict[str, int] = field(default_factory=dict)
+    tournament_id: int | None = None
+    log: list[tuple[int, Action]] = field(default_factory=list)
+    # --- runtime only (rebuilt at load) ---
+    game: Game | None = None
+    booked: int = 0  # how many of game.settlements() are known to be in the ledger
+    deadline: float | None = None  # when the humans to move time out (monotonic clock)
+
+    @property
+    def version(self) -> int:
+        """Number of actions applied; a click rendered at another version may be stale."""
+        return len(self.log)
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.user_id == user_id:
+                return i
+        return None
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def humans(self) -> list[int]:
+        return [s.user_id for s in self.seats if s.user_id is not None]

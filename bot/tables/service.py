@@ -1,0 +1,601 @@
+"""The table service: lobby, seats, running games, computer players, turn timers, persistence.
+
+Game-independent and Discord-free: cogs call it with user ids and actions and subscribe to
+:class:`TableUpdate` notifications to render. Every accepted action is appended to the table's log in
+SQLite, together with any settlement it completes, in one transaction; a restart replays the logs and
+resumes every open table where it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.ai.base import agent_levels, make_agent
+from bot.db import Database
+from bot.engine.errors import EngineError, IllegalAction, InvalidOptions
+from bot.engine.protocol import Action, Game, Settlement
+from bot.engine.rng import make_rng
+from bot.games.registry import GAMES, game_class
+from bot.ledger import Ledger, SeatRef
+
+from .model import Seat, Table
+
+log = logging.getLogger(__name__)
+
+MIN_TIMEOUT, MAX_TIMEOUT = 15, 3600
+
+
+class TableError(Exception):
+    """A request the service refuses; ``str(err)`` is a short sentence for the user."""
+
+
+class StaleAction(TableError):
+    """The click was rendered for an earlier state of the table."""
+
+
+@dataclass(slots=True)
+class TableUpdate:
+    """What changed at a table; cogs render from the table's game views, never from this directly."""
+
+    table: Table
+    kind: str  # "lobby" | "started" | "action" | "finished" | "cancelled" | "seats"
+    settlements: list[Settlement] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    actor_seat: int | None = None
+
+
+Listener = Callable[[TableUpdate], Awaitable[None]]
+AgentRunner = Callable[..., Awaitable[Action]]
+
+
+async def _run_in_thread(fn: Callable[..., Action], *args: Any) -> Action:
+    # Computer players are synchronous; searching must never block the event loop (other tables).
+    return await asyncio.to_thread(fn, *args)
+
+
+class TableService:
+    def __init__(
+        self,
+        db: Database,
+        ledger: Ledger,
+        *,
+        default_timeout: int = 90,
+        clock: Callable[[], float] = time.monotonic,
+        agent_runner: AgentRunner = _run_in_thread,
+        auto_forced: bool = True,
+    ) -> None:
+        self.db = db
+        self.ledger = ledger
+        self.default_timeout = default_timeout
+        self.clock = clock
+        self.agent_runner = agent_runner
+        self.auto_forced = auto_forced
+        self.tables: dict[int, Table] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._drivers: dict[int, asyncio.Task[None]] = {}
+        self._redrive: set[int] = set()
+        self.listeners: list[Listener] = []
+
+    # ------------------------------------------------------------------ lookup
+    def get(self, table_id: int) -> Table:
+        t = self.tables.get(table_id)
+        if t is None:
+            raise TableError("That table no longer exists.")
+        return t
+
+    def in_channel(self, channel_id: int) -> Table | None:
+        for t in self.tables.values():
+            if t.channel_id == channel_id and t.is_open:
+                return t
+        return None
+
+    def lock(self, table_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    async def _notify(self, update: TableUpdate) -> None:
+        for fn in list(self.listeners):
+            try:
+                await fn(update)
+            except Exception:  # a rendering failure must never break the game
+                log.exception("table listener failed for table %s", update.table.id)
+
+    # ------------------------------------------------------------------ lobby
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game_id: str,
+        host_id: int,
+        host_name: str,
+        options: dict[str, Any] | None = None,
+        turn_timeout: int | None = None,
+        seed: int | None = None,
+        tournament_id: int | None = None,
+        seat_host: bool = True,
+    ) -> Table:
+        if game_id not in GAMES:
+            raise TableError(f"Unknown game {game_id!r}.")
+        if self.in_channel(channel_id) is not None:
+            raise TableError("There is already a table in this channel. Finish or cancel it first.")
+        cls = game_class(game_id)
+        options = {k: v for k, v in (options or {}).items() if v is not None}
+        self._check_options(cls, options)
+        timeout = self.default_timeout if turn_timeout is None else turn_timeout
+        if not MIN_TIMEOUT <= timeout <= MAX_TIMEOUT:
+            raise TableError(f"The turn timer must be between {MIN_TIMEOUT} and {MAX_TIMEOUT} seconds.")
+        seats = [Seat(host_id, host_name)] if seat_host else []
+        table = Table(
+            id=0,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game_id=game_id,
+            host_id=host_id,
+            options=options,
+            seed=secrets.randbits(62) if seed is None else seed,
+            status="lobby",
+            seats=seats,
+            turn_timeout=timeout,
+            tournament_id=tournament_id,
+        )
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                "INSERT INTO game_tables (guild_id, channel_id, game, host_id, options_json, seed, status,"
+                " seats_json, turn_timeout, messages_json, tournament_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    guild_id, channel_id, game_id, host_id, json.dumps(options), table.seed, "lobby",
+                    json.dumps([s.to_json() for s in seats]), timeout, "{}", tournament_id,
+                ),
+            )
+            table.id = int(cur.lastrowid or 0)
+        self.tables[table.id] = table
+        return table
+
+    @staticmethod
+    def _check_options(cls: type[Game], options: dict[str, Any]) -> None:
+        """Options must be valid for at least one allowed number of seats (checked again at start)."""
+        first: InvalidOptions | None = None
+        for n in range(cls.min_seats, cls.max_seats + 1):
+            try:
+                cls.normalize_options(options, n)
+                return
+            except InvalidOptions as e:
+                first = first or e
+        raise TableError(str(first))
+
+    async def join(self, table_id: int, user_id: int, name: str) -> Table:
+        async with self.lock(table_id):
+            t = self._lobby(table_id)
+            if t.seat_of(user_id) is not None:
+                raise TableError("You are already seated at this table.")
+            if len(t.seats) >= game_class(t.game_id).max_seats:
+                raise TableError("The table is full.")
+            t.seats.append(Seat(user_id, name))
+            await self._save(t)
+        await self._notify(TableUpdate(t, "lobby"))
+        return t
+
+    async def leave(self, table_id: int, user_id: int) -> Table:
+        """In the lobby: give up the seat. During a game: the computer takes the seat over."""
+        async with self.lock(table_id):
+            t = self.get(table_id)
+            seat = t.seat_of(user_id)
+            if seat is None:
+                raise TableError("You are not seated at this table.")
+            notices: list[str] = []
+            if t.status == "lobby":
+                t.seats.pop(seat)
+                if user_id == t.host_id:
+                    humans = t.humans()
+                    if humans:
+                        t.host_id = humans[0]
+                        notices.append(f"{t.seats[t.seat_of(humans[0]) or 0].name} is now the host.")
+                    else:
+                        t.status = "cancelled"
+                        notices.append("The host left an empty table; it is closed.")
+                kind = "cancelled" if t.status == "cancelled" else "lobby"
+            elif t.status == "running":
+                t.seats[seat].away = True
+                notices.append(f"{t.seats[seat].name} left; the computer plays their seat.")
+                kind = "seats"
+            else:
+                raise TableError("This table is closed.")
+            await self._save(t)
+        await self._notify(TableUpdate(t, kind, notices=notices))
+        if t.status == "running":
+            self._kick(t)
+        else:
+            self._forget_if_closed(t)
+        return t
+
+    async def add_computer(self, table_id: int, user_id: int, level: str | None = None) -> Table:
+        async with self.lock(table_id):
+            t = self._lobby(table_id)
+            self._require_host(t, user_id)
+            if len(t.seats) >= game_class(t.game_id).max_seats:
+                raise TableError("The table is full.")
+            levels = agent_levels(t.game_id)
+            if level is None or level not in levels:
+                level = levels[0] if levels else "random"
+            n = 1 + sum(1 for s in t.seats if s.is_computer)
+            t.seats.append(Seat(None, f"🤖 Computer {n}", ai_level=level))
+            await self._save(t)
+        await self._notify(TableUpdate(t, "lobby"))
+        return t
+
+    async def remove_computer(self, table_id: int, user_id: int) -> Table:
+        async with self.lock(table_id):
+            t = self._lobby(table_id)
+            self._require_host(t, user_id)
+            for i in range(len(t.seats) - 1, -1, -1):
+                if t.seats[i].is_computer:
+                    t.seats.pop(i)
+                    break
+            else:
+                raise TableError("There is no computer player to remove.")
+            await self._save(t)
+        await self._notify(TableUpdate(t, "lobby"))
+        return t
+
+    async def swap_seats(self, table_id: int, user_id: int, a: int, b: int) -> Table:
+        """Host-only, lobby-only: exchange two seats (partnerships depend on seat order)."""
+        async with self.lock(table_id):
+            t = self._lobby(table_id)
+            self._require_host(t, user_id)
+            if not (0 <= a < len(t.seats) and 0 <= b < len(t.seats)):
+                raise TableError("No such seat.")
+            t.seats[a], t.seats[b] = t.seats[b], t.seats[a]
+            await self._save(t)
+        await self._notify(TableUpdate(t, "lobby"))
+        return t
+
+    async def start(self, table_id: int, user_id: int | None) -> Table:
+        async with self.lock(table_id):
+            t = self._lobby(table_id)
+            if user_id is not None:
+                self._require_host(t, user_id)
+            cls = game_class(t.game_id)
+            n = len(t.seats)
+            if not cls.min_seats <= n <= cls.max_seats:
+                need = (
+                    f"exactly {cls.min_seats}"
+                    if cls.min_seats == cls.max_seats
+                    else f"{cls.min_seats} to {cls.max_seats}"
+                )
+                raise TableError(f"{cls.title} needs {need} players; {n} seated. Add computers or wait.")
+            try:
+                t.game = cls(n, t.options, t.seed)  # type: ignore[call-arg]
+            except InvalidOptions as e:
+                raise TableError(str(e)) from e
+            t.status = "running"
+            await self._save(t)
+        await self._notify(TableUpdate(t, "started"))
+        self._kick(t)
+        return t
+
+    async def cancel(self, table_id: int, user_id: int, *, is_admin: bool = False) -> Table:
+        async with self.lock(table_id):
+            t = self.get(table_id)
+            if not t.is_open:
+                raise TableError("This table is already closed.")
+            if not is_admin:
+                self._require_host(t, user_id)
+            t.status = "cancelled"
+            await self._save(t)
+        await self._notify(TableUpdate(t, "cancelled", notices=["The table was cancelled."]))
+        self._forget_if_closed(t)
+        return t
+
+    async def end(self, table_id: int, user_id: int, *, is_admin: bool = False) -> Table:
+        """End a running session (games with no fixed length); an unfinished hand is not settled."""
+        async with self.lock(table_id):
+            t = self.get(table_id)
+            if t.status != "running":
+                raise TableError("Only a running table can be ended.")
+            if not is_admin:
+                self._require_host(t, user_id)
+            t.status = "finished"
+            t.deadline = None
+            await self._save(t)
+        await self._notify(TableUpdate(t, "finished", notices=["The host ended the session."]))
+        self._forget_if_closed(t)
+        return t
+
+    async def set_timeout(self, table_id: int, seconds: int) -> Table:
+        if not MIN_TIMEOUT <= seconds <= MAX_TIMEOUT:
+            raise TableError(f"The turn timer must be between {MIN_TIMEOUT} and {MAX_TIMEOUT} seconds.")
+        async with self.lock(table_id):
+            t = self.get(table_id)
+            t.turn_timeout = seconds
+            if t.deadline is not None:
+                t.deadline = self.clock() + seconds
+            async with self.db.transaction() as conn:
+                await conn.execute("UPDATE game_tables SET turn_timeout = ? WHERE id = ?", (seconds, t.id))
+        return t
+
+    async def set_message(self, table_id: int, key: str, message_id: int | None) -> None:
+        """Remember (or forget) a Discord message id so controls can be re-attached after a restart."""
+        t = self.tables.get(table_id)
+        if t is None:
+            return
+        if message_id is None:
+            t.messages.pop(key, None)
+        else:
+            t.messages[key] = message_id
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE game_tables SET messages_json = ? WHERE id = ?", (json.dumps(t.messages), t.id)
+            )
+
+    # ------------------------------------------------------------------ play
+    async def act(self, table_id: int, user_id: int, action: Action, version: int | None = None) -> Table:
+        """A human's action. Raises :class:`TableError` (not seated, not your turn, stale, illegal)."""
+        async with self.lock(table_id):
+            t = self.get(table_id)
+            if t.status != "running" or t.game is None:
+                raise TableError("This table is not playing right now.")
+            seat = t.seat_of(user_id)
+            if seat is None:
+                raise TableError("You are not playing at this table.")
+            if version is not None and version != t.version:
+                # A click on an older message is still fine if this seat has not acted since and the
+                # action is still legal (e.g. another seat bid meanwhile in a simultaneous phase).
+                acted_since = any(s == seat for s, _ in t.log[version:]) if version < t.version else True
+                if acted_since or not t.game.is_legal(seat, action):
+                    raise StaleAction("That choice is out of date; use the latest message.")
+            # Some actions are legal off-turn (Wizard's undo of a bid until the next player bids, W-3).
+            if seat not in t.game.to_move() and not t.game.is_legal(seat, action):
+                raise TableError("It is not your turn.")
+            notices: list[str] = []
+            if t.seats[seat].away:
+                t.seats[seat].away = False
+                notices.append(f"{t.seats[seat].name} is back.")
+            settled = await self._apply(t, seat, action, actor=user_id)
+        await self._after_action(t, seat, settled, notices)
+        return t
+
+    async def reclaim(self, table_id: int, user_id: int) -> Table:
+        """A human takes their seat back from the computer."""
+        async with self.lock(table_id):
+            t = self.get(table_id)
+            seat = t.seat_of(user_id)
+            if seat is None or t.status != "running":
+                raise TableError("You have no seat to take back here.")
+            if not t.seats[seat].away:
+                raise TableError("Your seat is already yours.")
+            t.seats[seat].away = False
+            t.deadline = None
+            await self._save(t)
+        await self._notify(TableUpdate(t, "seats", notices=[f"{t.seats[seat].name} is back."]))
+        self._kick(t)
+        return t
+
+    async def _apply(self, t: Table, seat: int, action: Action, actor: int | None) -> list[Settlement]:
+        """Apply and persist one action (caller holds the lock). Returns newly booked settlements."""
+        assert t.game is not None
+        try:
+            t.game.apply(seat, action)
+        except EngineError as e:
+            raise TableError(str(e)) from e
+        t.log.append((seat, action))
+        new = t.game.settlements()[t.booked :]
+        if t.game.is_over:
+            t.status = "finished"
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO table_actions (table_id, seq, seat, action, actor_id) VALUES (?,?,?,?,?)",
+                (t.id, t.version - 1, seat, json.dumps(action, separators=(",", ":")), actor),
+            )
+            for s in new:
+                await self._book(conn, t, s)
+            if t.game.is_over:
+                await self._save(t, conn)
+        t.booked += len(new)
+        t.deadline = None
+        return new
+
+    async def _book(self, conn: Any, t: Table, s: Settlement) -> bool:
+        return await self.ledger.book(
+            conn,
+            key=f"table:{t.id}:unit:{s.index}",
+            guild_id=t.guild_id,
+            game=t.game_id,
+            table_id=t.id,
+            hand_index=s.index,
+            seats=[SeatRef(seat.user_id, seat.name) for seat in t.seats],
+            amounts=s.amounts,
+            summary=dict(s.summary),
+        )
+
+    async def _after_action(
+        self, t: Table, seat: int | None, settled: list[Settlement], notices: list[str]
+    ) -> None:
+        kind = "finished" if t.status == "finished" else "action"
+        await self._notify(TableUpdate(t, kind, settled, notices, actor_seat=seat))
+        if t.status == "running":
+            self._kick(t)
+        else:
+            self._forget_if_closed(t)
+
+    # ------------------------------------------------------------------ computer players and timers
+    def _kick(self, t: Table) -> None:
+        """Make sure a driver task is looking at this table (computer turns, forced moves, timers)."""
+        task = self._drivers.get(t.id)
+        if task is not None and not task.done():
+            self._redrive.add(t.id)
+            return
+        self._drivers[t.id] = asyncio.create_task(self._drive(t), name=f"table-{t.id}-driver")
+
+    async def _drive(self, t: Table) -> None:
+        while True:
+            self._redrive.discard(t.id)
+            try:
+                progressed = await self._drive_once(t)
+            except Exception:
+                log.exception("driver of table %s failed", t.id)
+                return
+            if not progressed and t.id not in self._redrive:
+                return
+
+    async def _drive_once(self, t: Table) -> bool:
+        """Let one computer (or forced) move happen. Returns True if an action was applied."""
+        game = t.game
+        if t.status != "running" or game is None or game.is_over:
+            return False
+        to_move = game.to_move()
+        pick: tuple[int, Action | None] | None = None
+        for seat in to_move:
+            if t.seats[seat].computer_plays:
+                pick = (seat, None)
+                break
+            if self.auto_forced:
+                legal = game.legal_actions(seat)
+                if len(legal) == 1 and legal[0].get("type") == "play":
+                    pick = (seat, legal[0])
+                    break
+        if pick is None:
+            if to_move and t.deadline is None:
+                t.deadline = self.clock() + t.turn_timeout
+            return False
+        seat, action = pick
+        version = t.version
+        if action is None:
+            level = t.seats[seat].ai_level
+            agent = make_agent(t.game_id, level)
+            rng = make_rng(t.seed, "ai", version, seat)
+            action = await self.agent_runner(agent.choose, game.clone(), seat, rng)
+        async with self.lock(t.id):
+            if t.version != version or t.status != "running":
+                return True  # someone acted meanwhile: look again
+            try:
+                settled = await self._apply(t, seat, action, actor=None)
+            except TableError:
+                log.exception("computer chose an illegal action at table %s: %r", t.id, action)
+                return False
+        await self._after_action(t, seat, settled, [])
+        return True
+
+    async def tick(self, now: float | None = None) -> list[int]:
+        """Time out humans whose turn timer has run out; returns the ids of tables that changed.
+
+        Called every second by the bot's timer task, and directly by tests with a fake clock.
+        """
+        now = self.clock() if now is None else now
+        changed: list[int] = []
+        for t in list(self.tables.values()):
+            if t.status != "running" or t.game is None or t.deadline is None or t.deadline > now:
+                continue
+            async with self.lock(t.id):
+                if t.deadline is None or t.deadline > now:
+                    continue
+                notices = []
+                for seat in t.game.to_move():
+                    s = t.seats[seat]
+                    if not s.computer_plays:
+                        s.away = True
+                        notices.append(
+                            f"⏰ {s.name} ran out of time; the computer plays for them until they come back."
+                        )
+                t.deadline = None
+                if not notices:
+                    continue
+                await self._save(t)
+            changed.append(t.id)
+            await self._notify(TableUpdate(t, "seats", notices=notices))
+            self._kick(t)
+        return changed
+
+    async def idle(self) -> None:
+        """Wait until no table has a computer move in flight (for tests, benchmarks and shutdown)."""
+        while True:
+            tasks = [task for task in self._drivers.values() if not task.done()]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ------------------------------------------------------------------ persistence
+    async def _save(self, t: Table, conn: Any = None) -> None:
+        sql = (
+            "UPDATE game_tables SET status=?, seats_json=?, host_id=?, messages_json=?,"
+            " updated_at=strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id=?"
+        )
+        args = (t.status, json.dumps([s.to_json() for s in t.seats]), t.host_id, json.dumps(t.messages), t.id)
+        if conn is not None:
+            await conn.execute(sql, args)
+            return
+        async with self.db.transaction() as c:
+            await c.execute(sql, args)
+
+    async def load(self) -> list[Table]:
+        """Restore every open table by replaying its log; book any settlement the ledger lacks."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                "SELECT id, guild_id, channel_id, game, host_id, options_json, seed, status, seats_json,"
+                " turn_timeout, messages_json, tournament_id FROM game_tables"
+                " WHERE status IN ('lobby','running') ORDER BY id"
+            )
+            rows = list(await cur.fetchall())
+            restored: list[Table] = []
+            for r in rows:
+                t = Table(
+                    id=r[0], guild_id=r[1], channel_id=r[2], game_id=r[3], host_id=r[4],
+                    options=json.loads(r[5]), seed=r[6], status=r[7],
+                    seats=[Seat.from_json(s) for s in json.loads(r[8])], turn_timeout=r[9],
+                    messages=json.loads(r[10]), tournament_id=r[11],
+                )
+                acur = await conn.execute(
+                    "SELECT seat, action FROM table_actions WHERE table_id=? ORDER BY seq", (t.id,)
+                )
+                t.log = [(int(seat), json.loads(a)) for seat, a in await acur.fetchall()]
+                if t.status == "running":
+                    try:
+                        game = game_class(t.game_id)(len(t.seats), t.options, t.seed)  # type: ignore[call-arg]
+                        for seat, action in t.log:
+                            game.apply(seat, action)
+                    except (EngineError, KeyError, ValueError) as e:
+                        log.error("table %s cannot be replayed (%s); marking it cancelled", t.id, e)
+                        t.status = "cancelled"
+                        await self._save(t, conn)
+                        continue
+                    t.game = game
+                    for s in game.settlements():
+                        await self._book(conn, t, s)  # idempotent: already-booked keys are skipped
+                    t.booked = len(game.settlements())
+                    if game.is_over:
+                        t.status = "finished"
+                        await self._save(t, conn)
+                self.tables[t.id] = t
+                restored.append(t)
+        for t in restored:
+            if t.status == "running":
+                self._kick(t)
+        return restored
+
+    # ------------------------------------------------------------------ helpers
+    def _lobby(self, table_id: int) -> Table:
+        t = self.get(table_id)
+        if t.status != "lobby":
+            raise TableError("The game has already started." if t.status == "running" else "This table is closed.")
+        return t
+
+    @staticmethod
+    def _require_host(t: Table, user_id: int) -> None:
+        if user_id != t.host_id:
+            raise TableError("Only the host can do that.")
+
+    def _forget_if_closed(self, t: Table) -> None:
+        # Closed tables stay in memory until the next restart only if a renderer still needs them;
+        # the cog reads them from the update it receives, so they can go now.
+        if not t.is_open:
+            self.tables.pop(t.id, None)
+            self._locks.pop(t.id, None)
+
+
+__all__ = ["IllegalAction", "StaleAction", "TableError", "TableService", "TableUpdate"]

@@ -1,0 +1,46 @@
+"""Bits every game cog shares: finding the tables cog, the rules reply, parsing list options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.games.registry import GAMES, renderer
+
+
+def tables_cog(bot: commands.Bot) -> Any:
+    cog = bot.get_cog("Tables")
+    if cog is None:  # pragma: no cover - cogs.tables is always loaded first
+        raise RuntimeError("the Tables cog is not loaded")
+    return cog
+
+
+async def send_rules(interaction: discord.Interaction[Any], game_id: str) -> None:
+    text = renderer(game_id).rules_text()
+    embed = discord.Embed(title=f"{GAMES[game_id].title} — rules", description=text[:4096], colour=0x95A5A6)
+    await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def parse_rounds(text: str | None) -> str | list[int] | None:
+    """``"all"`` / ``"1-5"`` / ``"1,2,3,5"`` -> ``"all"`` or a list of hand sizes; ``None`` if not given.
+
+    Raises ``ValueError`` with a user-facing message on anything else.
+    """
+    if text is None or not text.strip():
+        return None
+    text = text.strip().lower()
+    if text == "all":
+        return "all"
+    out: list[int] = []
+    try:
+        for part in text.replace(" ", "").split(","):
+            if "-" in part:
+                a, b = (int(x) for x in part.split("-", 1))
+                out.extend(range(a, b + 1))
+            else:
+                out.append(int(part))
+    except ValueError:
+        raise ValueError("rounds must be `all`, a range like `1-5`, or a list like `1,2,3`.") from None
+    return out

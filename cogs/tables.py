@@ -1,0 +1,579 @@
+"""The shared table cog: renders every table and routes every table click, for all four games.
+
+Game cogs only add their ``/<game> new`` and ``/<game> rules`` commands and call :meth:`TablesCog.open_table`.
+Rendering goes through views only: the channel's table message from ``game.public_view()``, each
+player's DM (or ephemeral fallback) from ``game.view(seat)``. Edits are coalesced per message so bursts
+of computer moves never exceed Discord's per-channel limits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.protocol import Action
+from bot.games.registry import GAMES, game_class, renderer
+from bot.render.base import Panel, Section
+from bot.tables.model import Table
+from bot.tables.service import StaleAction, TableError, TableService, TableUpdate
+
+from . import _components as comp
+from ._components import TableButton, TableSelect, decode_action, embed_of, view_of
+
+log = logging.getLogger(__name__)
+
+GAME_COLOURS = {"wizard": 0x5865F2, "mediatore": 0xC0392B, "mighty": 0x16A085, "minchiate": 0x8E44AD}
+EPHEMERAL_TTL = 14 * 60  # interaction tokens last 15 minutes; stop editing a fallback hand just before
+
+
+class Outbox:
+    """Coalesced message edits: at most one edit in flight per message key, and at most one every
+    ``interval`` seconds; the render function runs when the edit is sent, so it always shows the
+    latest state and a burst of changes becomes one edit."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self._dirty: dict[Any, Callable[[], Awaitable[None]]] = {}
+        self._tasks: dict[Any, asyncio.Task[None]] = {}
+
+    def schedule(self, key: Any, render: Callable[[], Awaitable[None]]) -> None:
+        self._dirty[key] = render
+        task = self._tasks.get(key)
+        if task is None or task.done():
+            self._tasks[key] = asyncio.create_task(self._run(key), name=f"outbox-{key}")
+
+    async def _run(self, key: Any) -> None:
+        while key in self._dirty:
+            render = self._dirty.pop(key)
+            try:
+                await render()
+            except Exception:
+                log.exception("render of %s failed", key)
+            if key in self._dirty:
+                await asyncio.sleep(self.interval)
+
+    async def drain(self) -> None:
+        while any(not t.done() for t in self._tasks.values()):
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+
+class TablesCog(commands.Cog, name="Tables"):
+    table = app_commands.Group(name="table", description="The card table in this channel", guild_only=True)
+
+    def __init__(self, bot: commands.Bot, service: TableService, *, edit_interval: float = 1.0) -> None:
+        self.bot = bot
+        self.service = service
+        self.outbox = Outbox(edit_interval)
+        self._rendered: dict[Any, str] = {}  # message key -> hash of what it shows now
+        self._picks: dict[tuple[int, int, int], dict[str, list[str]]] = {}  # (table, user, ver) -> combo picks
+        self._ephemeral: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
+        self._dm_failed: set[tuple[int, int]] = set()
+
+    async def cog_load(self) -> None:
+        comp.set_handler(self.on_component)
+        self.bot.add_dynamic_items(TableButton, TableSelect)
+        self.service.listeners.append(self.on_update)
+
+    async def cog_unload(self) -> None:
+        if self.on_update in self.service.listeners:
+            self.service.listeners.remove(self.on_update)
+
+    # ============================================================== opening a table (called by game cogs)
+    async def open_table(
+        self, interaction: discord.Interaction[Any], game_id: str, options: dict[str, Any], turn_timer: int | None
+    ) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await interaction.response.send_message("Tables live in server channels.", ephemeral=True)
+            return
+        try:
+            t = await self.service.create(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                game_id=game_id,
+                host_id=interaction.user.id,
+                host_name=interaction.user.display_name,
+                options=options,
+                turn_timeout=turn_timer,
+            )
+        except TableError as e:
+            await interaction.response.send_message(str(e), ephemeral=True)
+            return
+        await interaction.response.send_message(
+            f"Your {GAMES[game_id].title} table is open. Players click **Join** on the table message; "
+            "you click **Start** when the seats are filled.",
+            ephemeral=True,
+        )
+        await self._render_table_message(t)
+
+    # ============================================================== service notifications
+    async def on_update(self, u: TableUpdate) -> None:
+        t = u.table
+        self.outbox.schedule(("table", t.id), lambda: self._render_table_message(t))
+        if u.kind in ("started", "action", "seats", "finished", "cancelled") and t.game is not None:
+            for seat, s in enumerate(t.seats):
+                if s.user_id is not None:
+                    self._schedule_private(t, seat)
+        for s in u.settlements:
+            text = renderer(t.game_id).settlement_text(s, t.names)
+            await self._post(t.channel_id, text)
+        for notice in u.notices:
+            await self._post(t.channel_id, notice)
+        if u.kind == "finished" and t.game is not None:
+            await self._post(t.channel_id, self._final_text(t))
+
+    def _schedule_private(self, t: Table, seat: int) -> None:
+        user_id = t.seats[seat].user_id
+        if user_id is None:
+            return
+        if (t.id, seat) in self._dm_failed or t.messages.get(f"dmx:{seat}"):
+            if (t.id, user_id) in self._ephemeral:
+                self.outbox.schedule(("eph", t.id, seat), lambda: self._render_ephemeral(t, seat))
+            return
+        self.outbox.schedule(("dm", t.id, seat), lambda: self._render_dm(t, seat))
+
+    async def _post(self, channel_id: int, text: str) -> None:
+        try:
+            await self.bot.get_partial_messageable(channel_id).send(text[:2000])
+        except discord.HTTPException:
+            log.exception("could not post to channel %s", channel_id)
+
+    @staticmethod
+    def _final_text(t: Table) -> str:
+        assert t.game is not None
+        res = t.game.result()
+        if res is None:
+            return f"🏁 The {GAMES[t.game_id].title} table is closed."
+        order = sorted(range(len(t.seats)), key=lambda i: res.ranks[i])
+        medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+        lines = [
+            f"{medals.get(res.ranks[i], f'{res.ranks[i]}.')} {t.seats[i].name}: {res.totals[i]:+d} {res.currency}"
+            if res.currency != "point" else
+            f"{medals.get(res.ranks[i], f'{res.ranks[i]}.')} {t.seats[i].name}: {res.totals[i]} points"
+            for i in order
+        ]
+        return f"🏁 **{GAMES[t.game_id].title} — game over**\n" + "\n".join(lines)
+
+    # ============================================================== the public table message
+    def _table_panel(self, t: Table) -> tuple[Panel, discord.ui.View | None]:
+        title = GAMES[t.game_id].title
+        if t.status == "lobby" or t.game is None:
+            return self._lobby_panel(t)
+        panel = renderer(t.game_id).public_panel(t.game.public_view(), t.names)
+        away = [s.name for s in t.seats if s.away]
+        if away:
+            panel.footer = (panel.footer + "\n" if panel.footer else "") + "🤖 playing for: " + ", ".join(away)
+        if t.status != "running":
+            panel.title = f"{panel.title} — {'finished' if t.status == 'finished' else 'cancelled'}"
+            return panel, None
+        view = discord.ui.View(timeout=None)
+        view.add_item(TableButton.make(t.id, "hand", "My hand", style=discord.ButtonStyle.primary))
+        if away:
+            view.add_item(TableButton.make(t.id, "back", "I'm back"))
+        view.add_item(TableButton.make(t.id, "end", f"End {title} table", style=discord.ButtonStyle.danger))
+        return panel, view
+
+    def _lobby_panel(self, t: Table) -> tuple[Panel, discord.ui.View | None]:
+        cls = game_class(t.game_id)
+        title = GAMES[t.game_id].title
+        need = f"{cls.min_seats}" if cls.min_seats == cls.max_seats else f"{cls.min_seats}–{cls.max_seats}"
+        seats = "\n".join(
+            f"{i + 1}. {s.name}"
+            + (" 👑" if s.user_id == t.host_id else "")
+            + (f" ({s.ai_level})" if s.ai_level else "")
+            for i, s in enumerate(t.seats)
+        ) or "—"
+        opts = ", ".join(f"{k}={v}" for k, v in sorted(t.options.items())) or "defaults"
+        render = renderer(t.game_id)
+        lobby_note = getattr(render, "lobby_note", None)
+        desc = f"Players: {need}. Options: {opts}. Turn timer: {t.turn_timeout}s."
+        if lobby_note is not None:
+            desc += "\n" + lobby_note(len(t.seats))
+        panel = Panel(title=f"🃏 {title} — lobby", description=desc)
+        panel.sections.append(Section(f"Seats ({len(t.seats)}/{cls.max_seats})", seats))
+        if t.status != "lobby":
+            panel.title = f"{title} — cancelled"
+            return panel, None
+        view = discord.ui.View(timeout=None)
+        view.add_item(TableButton.make(t.id, "join", "Join", style=discord.ButtonStyle.success, row=0))
+        view.add_item(TableButton.make(t.id, "leave", "Leave", row=0))
+        view.add_item(TableButton.make(t.id, "bot", "Add computer", row=0))
+        view.add_item(TableButton.make(t.id, "unbot", "Remove computer", row=0))
+        view.add_item(TableButton.make(t.id, "start", "Start", style=discord.ButtonStyle.primary, row=1))
+        view.add_item(TableButton.make(t.id, "cancel", "Cancel", style=discord.ButtonStyle.danger, row=1))
+        return panel, view
+
+    async def _render_table_message(self, t: Table) -> None:
+        panel, view = self._table_panel(t)
+        embed = embed_of(panel, GAME_COLOURS.get(t.game_id, 0x95A5A6))
+        digest = _digest(embed, view)
+        key = ("table", t.id)
+        if self._rendered.get(key) == digest:
+            return
+        channel = self.bot.get_partial_messageable(t.channel_id)
+        mid = t.messages.get("table")
+        if mid is not None:
+            try:
+                await channel.get_partial_message(mid).edit(content=None, embed=embed, view=view)
+                self._rendered[key] = digest
+                return
+            except discord.NotFound:
+                pass  # deleted by someone: post a fresh one
+        msg = await channel.send(embed=embed, view=view)
+        self._rendered[key] = digest
+        await self.service.set_message(t.id, "table", msg.id)
+
+    # ============================================================== private panels
+    def _private(self, t: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
+        assert t.game is not None
+        game = t.game
+        view_data = game.view(seat)
+        panel = renderer(t.game_id).private_panel(view_data, t.names)
+        s = t.seats[seat]
+        if t.status != "running":
+            panel.controls = []
+        if s.away and t.status == "running":
+            away_note = "🤖 The computer is playing for you. Click **I'm back** to play again."
+            panel.description = away_note + "\n" + panel.description
+            panel.controls = []
+        legal = game.legal_actions(seat) if panel.controls else []
+        extra: list[discord.ui.Item[Any]] = []
+        if s.away and t.status == "running":
+            extra.append(TableButton.make(t.id, "back", "I'm back", style=discord.ButtonStyle.primary))
+        view = view_of(panel, t.id, t.version, legal, extra) if t.status == "running" else None
+        embed = embed_of(panel, GAME_COLOURS.get(t.game_id, 0x95A5A6))
+        embed.set_author(name=f"{GAMES[t.game_id].title} — table #{t.id} — seat {seat + 1}")
+        return embed, view
+
+    async def _render_dm(self, t: Table, seat: int) -> None:
+        user_id = t.seats[seat].user_id
+        if user_id is None or t.game is None or (t.id, seat) in self._dm_failed:
+            return
+        embed, view = self._private(t, seat)
+        key = ("dm", t.id, seat)
+        digest = _digest(embed, view)
+        if self._rendered.get(key) == digest:
+            return
+        try:
+            ch_id = t.messages.get(f"dmch:{seat}")
+            if ch_id is None:
+                dm = await self.bot.create_dm(discord.Object(user_id))
+                ch_id = dm.id
+                await self.service.set_message(t.id, f"dmch:{seat}", ch_id)
+            channel = self.bot.get_partial_messageable(ch_id, type=discord.ChannelType.private)
+            mid = t.messages.get(f"dm:{seat}")
+            if mid is not None:
+                try:
+                    await channel.get_partial_message(mid).edit(embed=embed, view=view)
+                    self._rendered[key] = digest
+                    return
+                except discord.NotFound:
+                    pass
+            msg = await channel.send(embed=embed, view=view)
+            self._rendered[key] = digest
+            await self.service.set_message(t.id, f"dm:{seat}", msg.id)
+        except discord.Forbidden:
+            # DMs closed (50007) or blocked: never drop the player, point them at the ephemeral fallback.
+            self._dm_failed.add((t.id, seat))
+            await self.service.set_message(t.id, f"dmx:{seat}", 1)
+            await self._post(
+                t.channel_id,
+                f"<@{user_id}>, I can't send you direct messages. Click **My hand** on the table message "
+                "to see your cards and play.",
+            )
+
+    async def _render_ephemeral(self, t: Table, seat: int) -> None:
+        user_id = t.seats[seat].user_id
+        if user_id is None:
+            return
+        entry = self._ephemeral.get((t.id, user_id))
+        if entry is None:
+            return
+        interaction, since = entry
+        if time.monotonic() - since > EPHEMERAL_TTL:
+            self._ephemeral.pop((t.id, user_id), None)
+            return
+        embed, view = self._private(t, seat)
+        key = ("eph", t.id, seat)
+        digest = _digest(embed, view)
+        if self._rendered.get(key) == digest:
+            return
+        try:
+            await interaction.edit_original_response(embed=embed, view=view)
+            self._rendered[key] = digest
+        except discord.HTTPException:
+            self._ephemeral.pop((t.id, user_id), None)
+
+    # ============================================================== clicks
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer clicks whose component is no longer on the message (a client showing an old version).
+
+        discord.py routes a ``DynamicItem`` only if the message still holds that custom_id, and would
+        otherwise leave the click unanswered ("This interaction failed"); here it gets the usual reply.
+        """
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        cid = str(data.get("custom_id", ""))
+        m = _ROUTE.fullmatch(cid)
+        if m is None:
+            return
+        if interaction.message is not None and cid in _custom_ids(interaction.message.components):
+            return  # the DynamicItem on the message handles it
+        values = [str(v) for v in data.get("values", [])]
+        await self.on_component(interaction, int(m["tid"]), m["op"], int(m["ver"]), m["arg"], values)
+
+    async def on_component(
+        self, interaction: discord.Interaction[Any], tid: int, op: str, ver: int, arg: str, values: list[str]
+    ) -> None:
+        try:
+            await self._on_component(interaction, tid, op, ver, arg, values)
+        except TableError as e:
+            await _reply(interaction, str(e))
+
+    async def _on_component(
+        self, interaction: discord.Interaction[Any], tid: int, op: str, ver: int, arg: str, values: list[str]
+    ) -> None:
+        uid = interaction.user.id
+        name = interaction.user.display_name
+        svc = self.service
+        if op == "join":
+            await svc.join(tid, uid, name)
+            await interaction.response.defer()
+        elif op == "leave":
+            t = svc.get(tid)
+            if t.status == "running":
+                await interaction.response.send_message(
+                    "Leave the game? The computer will play your seat (you can come back with **I'm back**).",
+                    view=_confirm(tid, "leaveyes", "Yes, leave"), ephemeral=True,
+                )
+                return
+            await svc.leave(tid, uid)
+            await interaction.response.defer()
+        elif op == "leaveyes":
+            await svc.leave(tid, uid)
+            await interaction.response.edit_message(content="You left; the computer plays your seat.", view=None)
+        elif op == "bot":
+            await svc.add_computer(tid, uid)
+            await interaction.response.defer()
+        elif op == "unbot":
+            await svc.remove_computer(tid, uid)
+            await interaction.response.defer()
+        elif op == "start":
+            await interaction.response.defer()
+            await svc.start(tid, uid)
+        elif op in ("cancel", "end"):
+            t = svc.get(tid)
+            if uid != t.host_id and not _is_admin(interaction):
+                raise TableError("Only the host (or a server manager) can do that.")
+            what = "cancel this table" if op == "cancel" else "end this table now (an unfinished hand is not scored)"
+            await interaction.response.send_message(
+                f"Really {what}?", view=_confirm(tid, op + "yes", "Yes"), ephemeral=True
+            )
+        elif op == "cancelyes":
+            await svc.cancel(tid, uid, is_admin=_is_admin(interaction))
+            await interaction.response.edit_message(content="Table cancelled.", view=None)
+        elif op == "endyes":
+            t = svc.get(tid)
+            if t.status == "lobby":
+                await svc.cancel(tid, uid, is_admin=_is_admin(interaction))
+            else:
+                await svc.end(tid, uid, is_admin=_is_admin(interaction))
+            await interaction.response.edit_message(content="Table ended.", view=None)
+        elif op == "back":
+            await svc.reclaim(tid, uid)
+            await interaction.response.send_message("Welcome back: your seat is yours again.", ephemeral=True)
+        elif op == "hand":
+            await self._show_hand(interaction, tid)
+        elif op in ("act", "pick"):
+            t = svc.get(tid)
+            seat = t.seat_of(uid)
+            raw = values[0] if op == "pick" and values else arg
+            action = decode_action(raw, lambda: _legal_at(t, seat, ver))
+            if action is None or seat is None:
+                raise TableError("That choice is not available.")
+            await self._act(interaction, t, action, ver)
+        elif op == "field":
+            self._picks.setdefault((tid, uid, ver), {})[arg] = values
+            await interaction.response.defer()
+        elif op == "ok":
+            t = svc.get(tid)
+            picks = self._picks.get((tid, uid, ver), {})
+            base = decode_action(arg, lambda: [])
+            if base is None:
+                raise TableError("That choice is not available.")
+            seat = t.seat_of(uid)
+            fields = _combo_fields(t, seat)
+            missing = [f for f in fields if f["key"] not in picks]
+            if missing:
+                raise TableError("Pick the cards in every menu first, then Confirm.")
+            action = dict(base)
+            for f in fields:
+                vals = picks[f["key"]]
+                action[f["key"]] = vals[0] if f["count"] == 1 else sorted(vals)
+            await self._act(interaction, t, action, ver)
+            self._picks.pop((tid, uid, ver), None)
+        else:
+            raise TableError("Unknown control.")
+
+    async def _act(self, interaction: discord.Interaction[Any], t: Table, action: Action, ver: int) -> None:
+        uid = interaction.user.id
+        try:
+            await self.service.act(t.id, uid, action, ver)
+        except StaleAction as e:
+            await _reply(interaction, str(e))
+            seat = t.seat_of(uid)
+            if seat is not None and t.game is not None:
+                self._schedule_private(t, seat)
+            return
+        seat = t.seat_of(uid)
+        if seat is None or t.game is None:
+            await interaction.response.defer()
+            return
+        # Answer the click by updating the very message clicked: one request acknowledges and re-renders.
+        embed, view = self._private(t, seat)
+        in_dm = interaction.guild_id is None
+        key = ("dm", t.id, seat) if in_dm else ("eph", t.id, seat)
+        self._rendered[key] = _digest(embed, view)
+        if not in_dm:
+            self._ephemeral[(t.id, uid)] = (interaction, time.monotonic())
+        await interaction.response.edit_message(embed=embed, view=view)
+
+    async def _show_hand(self, interaction: discord.Interaction[Any], tid: int) -> None:
+        t = self.service.get(tid)
+        seat = t.seat_of(interaction.user.id)
+        if seat is None or t.game is None:
+            raise TableError("You are not playing at this table.")
+        embed, view = self._private(t, seat)
+        self._ephemeral[(t.id, interaction.user.id)] = (interaction, time.monotonic())
+        self._rendered[("eph", t.id, seat)] = _digest(embed, view)
+        if view is None:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    # ============================================================== /table commands
+    def _here(self, interaction: discord.Interaction[Any]) -> Table:
+        t = self.service.in_channel(interaction.channel_id or 0)
+        if t is None:
+            raise TableError("There is no open table in this channel.")
+        return t
+
+    @table.command(name="status", description="Show the table in this channel again (re-posts its message)")
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        t = self._here(interaction)
+        await interaction.response.send_message("Here is the table.", ephemeral=True)
+        old = t.messages.get("table")
+        await self.service.set_message(t.id, "table", None)
+        self._rendered.pop(("table", t.id), None)
+        await self._render_table_message(t)
+        if old is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self.bot.get_partial_messageable(t.channel_id).get_partial_message(old).delete()
+
+    @table.command(name="hand", description="Show your hand and choices (only you can see it)")
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        await self._show_hand(interaction, self._here(interaction).id)
+
+    @table.command(name="back", description="Take your seat back from the computer")
+    async def back(self, interaction: discord.Interaction[Any]) -> None:
+        await self.service.reclaim(self._here(interaction).id, interaction.user.id)
+        await interaction.response.send_message("Welcome back: your seat is yours again.", ephemeral=True)
+
+    @table.command(name="timer", description="Host: set the turn timer of this table")
+    @app_commands.describe(seconds="Seconds before the computer plays for an absent player (15-3600)")
+    async def timer(self, interaction: discord.Interaction[Any], seconds: app_commands.Range[int, 15, 3600]) -> None:
+        t = self._here(interaction)
+        if interaction.user.id != t.host_id and not _is_admin(interaction):
+            raise TableError("Only the host can change the timer.")
+        await self.service.set_timeout(t.id, seconds)
+        await interaction.response.send_message(f"Turn timer set to {seconds} seconds.", ephemeral=True)
+
+    @table.command(name="end", description="Host: end or cancel the table in this channel")
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        t = self._here(interaction)
+        if interaction.user.id != t.host_id and not _is_admin(interaction):
+            raise TableError("Only the host (or a server manager) can do that.")
+        await interaction.response.send_message(
+            "Really end this table? An unfinished hand is not scored.", view=_confirm(t.id, "endyes", "Yes, end it"),
+            ephemeral=True,
+        )
+
+    # ============================================================== restart
+    async def restore(self) -> None:
+        """Re-render every open table after a restart (controls are persistent; this refreshes them)."""
+        for t in list(self.service.tables.values()):
+            self.outbox.schedule(("table", t.id), lambda t=t: self._render_table_message(t))
+            if t.game is not None:
+                for seat, s in enumerate(t.seats):
+                    if s.user_id is not None and not t.messages.get(f"dmx:{seat}"):
+                        self.outbox.schedule(("dm", t.id, seat), lambda t=t, seat=seat: self._render_dm(t, seat))
+
+
+# ==================================================================== helpers
+_ROUTE = re.compile(r"t[bs]:(?P<tid>\d+):(?P<op>[a-z]+):(?P<ver>\d+):(?P<arg>.*)")
+
+
+def _custom_ids(components: list[Any]) -> set[str]:
+    out: set[str] = set()
+    for c in components:
+        cid = getattr(c, "custom_id", None)
+        if cid:
+            out.add(cid)
+        out |= _custom_ids(list(getattr(c, "children", []) or []))
+    return out
+
+
+def _digest(embed: discord.Embed, view: discord.ui.View | None) -> str:
+    payload = repr(embed.to_dict()) + repr(view.to_components() if view is not None else None)
+    return hashlib.blake2b(payload.encode(), digest_size=16).hexdigest()
+
+
+def _confirm(tid: int, op: str, label: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton.make(tid, op, label, style=discord.ButtonStyle.danger))
+    return view
+
+
+def _is_admin(interaction: discord.Interaction[Any]) -> bool:
+    perms = interaction.permissions
+    return bool(perms and perms.manage_guild)
+
+
+def _legal_at(t: Table, seat: int | None, ver: int) -> list[Action]:
+    """Legal actions of ``seat`` now, if the table is still at ``ver`` (``#n`` choices are version-bound)."""
+    if seat is None or t.game is None or t.version != ver:
+        raise StaleAction("That choice is out of date; use the latest message.")
+    return t.game.legal_actions(seat)
+
+
+def _combo_fields(t: Table, seat: int | None) -> list[dict[str, Any]]:
+    if seat is None or t.game is None:
+        raise TableError("You are not playing at this table.")
+    prompt = t.game.view(seat).get("prompt") or {}
+    if prompt.get("kind") != "combo":
+        raise StaleAction("That choice is out of date; use the latest message.")
+    return list(prompt.get("fields", []))
+
+
+async def _reply(interaction: discord.Interaction[Any], text: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    service: TableService = bot.tables  # type: ignore[attr-defined]
+    interval = getattr(bot, "edit_interval", 1.0)
+    await bot.add_cog(TablesCog(bot, service, edit_interval=interval))

@@ -1,0 +1,176 @@
+"""Helpers that play Tavolo through the fake Discord the way people do: slash commands, clicks, selects.
+
+A :class:`Player` finds its own panel (the DM from the bot, or the ephemeral "My hand" message when its
+DMs are closed), picks one of the offered choices at random and clicks it. Nothing here reads the
+bot's memory to decide; in-process tests may additionally inspect the bot to check invariants.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from fakediscord import FakeDiscord
+from fakediscord import state as st
+from fakediscord.users import FakeUser
+
+from bot.client import TavoloBot
+from bot.config import Settings
+from bot.endpoints import apply_endpoints
+
+ACTION_ID = re.compile(r"^t[bs]:(?P<tid>\d+):(?P<op>act|pick|field|ok):(?P<ver>\d+):")
+
+
+def settings_for(fake: FakeDiscord, db: Path, dev_guild: int | None = None) -> Settings:
+    return Settings(
+        token=fake.token,
+        database=db,
+        dev_guild=dev_guild,
+        api_base=fake.api_base,
+        gateway_url=fake.gateway_url,
+        log_level="INFO",
+        turn_timeout=90,
+        ai_workers=1,
+    )
+
+
+async def start_bot(fake: FakeDiscord, db: Path, dev_guild: int | None = None) -> tuple[TavoloBot, Any]:
+    """Start the real bot in this process against the fake; returns (bot, its task)."""
+    import asyncio
+
+    settings = settings_for(fake, db, dev_guild)
+    apply_endpoints(settings.api_base, settings.gateway_url)
+    bot = TavoloBot(settings, edit_interval=0.05)
+    task = asyncio.create_task(bot.start(settings.token))
+    await fake.wait_for_commands("wizard", "table", "ledger", "leaderboard")
+    await fake.wait_until_ready()
+    return bot, task
+
+
+async def stop_bot(bot: TavoloBot, task: Any) -> None:
+    await bot.close()
+    await task
+
+
+def action_components(message: st.Message) -> list[dict[str, Any]]:
+    """The table-action buttons/selects on a panel (not lobby or table controls)."""
+    out = []
+    for c in [*message.buttons(), *message.selects()]:
+        if ACTION_ID.match(c.get("custom_id", "")) and not c.get("disabled"):
+            out.append(c)
+    return out
+
+
+def version_of(message: st.Message) -> int:
+    for c in action_components(message):
+        m = ACTION_ID.match(c["custom_id"])
+        if m:
+            return int(m["ver"])
+    return -1
+
+
+class Player:
+    """One human at the table, clicking through Discord."""
+
+    def __init__(self, fake: FakeDiscord, user: FakeUser, rng: random.Random) -> None:
+        self.fake = fake
+        self.user = user
+        self.rng = rng
+        self.clicks = 0
+
+    def panel(self) -> st.Message | None:
+        """The newest message holding this player's hand: their DM, else their newest ephemeral hand."""
+        candidates = [m for m in self.user.dm_messages() if m.embeds]
+        if not candidates:
+            candidates = [m for m in self.user.ephemerals() if m.embeds and "seat" in m.text()]
+        return candidates[-1] if candidates else None
+
+    def choices(self) -> list[dict[str, Any]]:
+        """Offered components, without "undo" (random undo/redo would never end; it is tested apart)."""
+        p = self.panel()
+        if p is None:
+            return []
+        return [c for c in action_components(p) if '"undo"' not in c["custom_id"]]
+
+    def can_act(self) -> bool:
+        return bool(self.choices())
+
+    async def act(self) -> Any:
+        """Pick one offered choice at random and send it; returns the interaction handle."""
+        panel = self.panel()
+        assert panel is not None
+        comps = self.choices()
+        fields = [c for c in comps if ":field:" in c["custom_id"]]
+        if fields:  # a combination: fill every menu, then Confirm
+            for f in fields:
+                values = [o["value"] for o in f["options"]]
+                picked = self.rng.sample(values, int(f.get("min_values", 1)))
+                h = await self.user.select(panel, picked, custom_id=f["custom_id"])
+                await h.ack()
+            ok = next(c for c in comps if ":ok:" in c["custom_id"])
+            self.clicks += 1
+            return await self.user.click(panel, custom_id=ok["custom_id"])
+        choice = self.rng.choice(comps)
+        self.clicks += 1
+        if choice.get("type") == 2:
+            return await self.user.click(panel, custom_id=choice["custom_id"])
+        value = self.rng.choice([o["value"] for o in choice["options"]])
+        return await self.user.select(panel, [value], custom_id=choice["custom_id"])
+
+
+async def play_until(
+    fake: FakeDiscord,
+    players: list[Player],
+    done: Callable[[], bool],
+    *,
+    check: Callable[[], Awaitable[None]] | None = None,
+    max_clicks: int = 2000,
+    stop_after: int | None = None,
+) -> int:
+    """Let players act whenever one has choices, until ``done()``; returns the number of clicks.
+
+    ``check`` is awaited before every click (invariants); ``stop_after`` returns early after that many clicks.
+    """
+    clicks = 0
+    rng = players[0].rng
+    while not done():
+        actor = await fake.wait_for(
+            lambda: done() or rng.choice([p for p in players if p.can_act()] or [None]),
+            timeout=30,
+            description="a player with choices, or the end of the game",
+        )
+        if actor is True or done():
+            break
+        assert isinstance(actor, Player)
+        if check is not None:
+            await check()
+            if not actor.can_act():  # the state moved on while the check waited (e.g. a forced play)
+                continue
+        handle = await actor.act()
+        await handle.ack()
+        clicks += 1
+        if stop_after is not None and clicks >= stop_after:
+            return clicks
+        assert clicks < max_clicks, "game did not finish"
+    return clicks
+
+
+def game_over(fake: FakeDiscord, channel: st.Channel) -> bool:
+    return any("game over" in m.text() for m in fake.channel_messages(channel))
+
+
+async def quiesce(bot: TavoloBot) -> None:
+    """Wait until the bot has no computer move in flight and no message edit pending."""
+    cog: Any = bot.get_cog("Tables")
+    assert bot.tables is not None
+    for _ in range(3):  # a computer move schedules renders; a render never schedules moves
+        await bot.tables.idle()
+        await cog.outbox.drain()
+
+
+def table_message(fake: FakeDiscord, channel: st.Channel) -> st.Message | None:
+    """The running table's public message (the one with the **My hand** button)."""
+    return next((m for m in fake.channel_messages(channel) if any(b["label"] == "My hand" for b in m.buttons())), None)

@@ -1,0 +1,1 @@
+"""Tests of :mod:`bot.db` and :mod:`bot.ledger`."""
