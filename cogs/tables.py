@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.protocol import Action
+from bot.engine.protocol import Action, GameResult
 from bot.games.registry import GAMES, game_class, renderer
 from bot.render.base import Panel, Section
 from bot.tables.model import Table
@@ -151,8 +151,10 @@ class TablesCog(commands.Cog, name="Tables"):
     def _final_text(t: Table) -> str:
         assert t.game is not None
         res = t.game.result()
+        if res is None:  # a session ended by the host or by vote: standings are the settled hands
+            res = _standings(t)
         if res is None:
-            return f"🏁 The {GAMES[t.game_id].title} table is closed."
+            return f"🏁 The {GAMES[t.game_id].title} table is closed; no hand was completed."
         order = sorted(range(len(t.seats)), key=lambda i: res.ranks[i])
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}
         lines = [
@@ -179,6 +181,9 @@ class TablesCog(commands.Cog, name="Tables"):
         view.add_item(TableButton.make(t.id, "hand", "My hand", style=discord.ButtonStyle.primary))
         if away:
             view.add_item(TableButton.make(t.id, "back", "I'm back"))
+        if getattr(t.game, "options", {}).get("hands") == 0:
+            # open-ended sessions (Mediatore, Mighty): everyone may vote to stop after the current hand
+            view.add_item(TableButton.make(t.id, "vote", "Vote to stop"))
         view.add_item(TableButton.make(t.id, "end", f"End {title} table", style=discord.ButtonStyle.danger))
         return panel, view
 
@@ -390,6 +395,9 @@ class TablesCog(commands.Cog, name="Tables"):
             else:
                 await svc.end(tid, uid, is_admin=_is_admin(interaction))
             await interaction.response.edit_message(content="Table ended.", view=None)
+        elif op == "vote":
+            votes, humans = await svc.vote_stop(tid, uid)
+            await interaction.response.send_message(f"Your vote is counted ({votes}/{humans}).", ephemeral=True)
         elif op == "back":
             await svc.reclaim(tid, uid)
             await interaction.response.send_message("Welcome back: your seat is yours again.", ephemeral=True)
@@ -537,6 +545,16 @@ def _custom_ids(components: list[Any]) -> set[str]:
 def _digest(embed: discord.Embed, view: discord.ui.View | None) -> str:
     payload = repr(embed.to_dict()) + repr(view.to_components() if view is not None else None)
     return hashlib.blake2b(payload.encode(), digest_size=16).hexdigest()
+
+
+def _standings(t: Table) -> GameResult | None:
+    assert t.game is not None
+    settled = t.game.settlements()
+    if not settled:
+        return None
+    currency = next((c for c in ("stake", "resto", "point") if c in settled[0].amounts), "point")
+    totals = [sum(s.amounts.get(currency, (0,) * len(t.seats))[i] for s in settled) for i in range(len(t.seats))]
+    return GameResult.from_totals(currency, totals)
 
 
 def _confirm(tid: int, op: str, label: str) -> discord.ui.View:

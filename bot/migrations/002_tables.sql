@@ -12,6 +12,7 @@ CREATE TABLE IF NOT EXISTS game_tables (
     seats_json    TEXT    NOT NULL,
     turn_timeout  INTEGER NOT NULL,
     messages_json TEXT    NOT NULL DEFAULT '{}',
+    state_json    TEXT    NOT NULL DEFAULT '{}', -- votes to stop, stop-after-this-hand flag
     tournament_id INTEGER,
     created_at    TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     updated_at    TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))

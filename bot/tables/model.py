@@ -52,10 +52,19 @@ class Table:
     messages: dict[str, int] = field(default_factory=dict)
     tournament_id: int | None = None
     log: list[tuple[int, Action]] = field(default_factory=list)
+    stop_votes: set[int] = field(default_factory=set)  # humans who voted to stop the session
+    stop_after_hand: bool = False  # finish when the current hand is settled
     # --- runtime only (rebuilt at load) ---
     game: Game | None = None
     booked: int = 0  # how many of game.settlements() are known to be in the ledger
     deadline: float | None = None  # when the humans to move time out (monotonic clock)
+
+    def state_json(self) -> dict[str, Any]:
+        return {"stop_votes": sorted(self.stop_votes), "stop_after_hand": self.stop_after_hand}
+
+    def load_state(self, d: dict[str, Any]) -> None:
+        self.stop_votes = set(d.get("stop_votes", []))
+        self.stop_after_hand = bool(d.get("stop_after_hand", False))
 
     @property
     def version(self) -> int:

@@ -77,6 +77,8 @@ class TableService:
         self.clock = clock
         self.agent_runner = agent_runner
         self.auto_forced = auto_forced
+        #: Where new tables get their seed; tests replace it to replay a known deal.
+        self.seed_factory: Callable[[], int] = lambda: secrets.randbits(62)
         self.tables: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._drivers: dict[int, asyncio.Task[None]] = {}
@@ -139,7 +141,7 @@ class TableService:
             game_id=game_id,
             host_id=host_id,
             options=options,
-            seed=secrets.randbits(62) if seed is None else seed,
+            seed=self.seed_factory() if seed is None else seed,
             status="lobby",
             seats=seats,
             turn_timeout=timeout,
@@ -308,6 +310,28 @@ class TableService:
         self._forget_if_closed(t)
         return t
 
+    async def vote_stop(self, table_id: int, user_id: int) -> tuple[int, int]:
+        """A player votes to stop an open-ended session; when every human has voted, the session ends
+        as soon as the hand in progress is settled. Returns (votes, humans)."""
+        async with self.lock(table_id):
+            t = self.get(table_id)
+            if t.status != "running":
+                raise TableError("Only a running table can be stopped.")
+            if t.seat_of(user_id) is None:
+                raise TableError("Only players can vote to stop.")
+            if user_id in t.stop_votes:
+                raise TableError("You already voted to stop.")
+            t.stop_votes.add(user_id)
+            humans = set(t.humans())
+            votes = len(t.stop_votes & humans)
+            notices = [f"🛑 {t.seats[t.seat_of(user_id) or 0].name} votes to stop ({votes}/{len(humans)})."]
+            if votes == len(humans):
+                t.stop_after_hand = True
+                notices.append("Everyone agreed: the session ends when this hand is scored.")
+            await self._save(t)
+        await self._notify(TableUpdate(t, "seats", notices=notices))
+        return votes, len(humans)
+
     async def set_timeout(self, table_id: int, seconds: int) -> Table:
         if not MIN_TIMEOUT <= seconds <= MAX_TIMEOUT:
             raise TableError(f"The turn timer must be between {MIN_TIMEOUT} and {MAX_TIMEOUT} seconds.")
@@ -386,7 +410,7 @@ class TableService:
             raise TableError(str(e)) from e
         t.log.append((seat, action))
         new = t.game.settlements()[t.booked :]
-        if t.game.is_over:
+        if t.game.is_over or (new and t.stop_after_hand):
             t.status = "finished"
         async with self.db.transaction() as conn:
             await conn.execute(
@@ -395,7 +419,7 @@ class TableService:
             )
             for s in new:
                 await self._book(conn, t, s)
-            if t.game.is_over:
+            if t.status == "finished":
                 await self._save(t, conn)
         t.booked += len(new)
         t.deadline = None
@@ -523,10 +547,13 @@ class TableService:
     # ------------------------------------------------------------------ persistence
     async def _save(self, t: Table, conn: Any = None) -> None:
         sql = (
-            "UPDATE game_tables SET status=?, seats_json=?, host_id=?, messages_json=?,"
+            "UPDATE game_tables SET status=?, seats_json=?, host_id=?, messages_json=?, state_json=?,"
             " updated_at=strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id=?"
         )
-        args = (t.status, json.dumps([s.to_json() for s in t.seats]), t.host_id, json.dumps(t.messages), t.id)
+        args = (
+            t.status, json.dumps([s.to_json() for s in t.seats]), t.host_id, json.dumps(t.messages),
+            json.dumps(t.state_json()), t.id,
+        )
         if conn is not None:
             await conn.execute(sql, args)
             return
@@ -538,7 +565,7 @@ class TableService:
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "SELECT id, guild_id, channel_id, game, host_id, options_json, seed, status, seats_json,"
-                " turn_timeout, messages_json, tournament_id FROM game_tables"
+                " turn_timeout, messages_json, tournament_id, state_json FROM game_tables"
                 " WHERE status IN ('lobby','running') ORDER BY id"
             )
             rows = list(await cur.fetchall())
@@ -550,6 +577,7 @@ class TableService:
                     seats=[Seat.from_json(s) for s in json.loads(r[8])], turn_timeout=r[9],
                     messages=json.loads(r[10]), tournament_id=r[11],
                 )
+                t.load_state(json.loads(r[12]))
                 acur = await conn.execute(
                     "SELECT seat, action FROM table_actions WHERE table_id=? ORDER BY seq", (t.id,)
                 )

@@ -234,3 +234,28 @@ async def test_cancel_and_end() -> None:
     rows = await svc.db.fetchall("SELECT COUNT(*) FROM entries")
     assert rows[0][0] == 0  # an unfinished game is not settled
     await svc.db.close()
+
+
+async def test_vote_to_stop_ends_an_open_session_after_the_hand() -> None:
+    svc = await make_service()
+    t = await svc.create(
+        guild_id=GUILD, channel_id=CHANNEL, game_id="mediatore", host_id=ALICE, host_name="Alice", seed=4
+    )
+    await svc.join(t.id, BOB, "Bob")
+    await svc.add_computer(t.id, ALICE)
+    await svc.add_computer(t.id, ALICE)
+    await svc.start(t.id, ALICE)
+    with pytest.raises(TableError, match="Only players"):
+        await svc.vote_stop(t.id, CAROL)
+    assert await svc.vote_stop(t.id, ALICE) == (1, 2)
+    with pytest.raises(TableError, match="already voted"):
+        await svc.vote_stop(t.id, ALICE)
+    assert not t.stop_after_hand
+    assert await svc.vote_stop(t.id, BOB) == (2, 2)
+    assert t.stop_after_hand
+    await play_humans(svc, t.id, random.Random(3))
+    assert t.status == "finished" and t.game is not None
+    assert len(t.game.settlements()) == 1  # exactly the hand in progress was played and settled
+    rows = await svc.db.fetchall("SELECT SUM(amount) FROM entries WHERE currency = 'stake'")
+    assert rows[0][0] == 0
+    await svc.db.close()
