@@ -115,6 +115,10 @@ class TablesCog(commands.Cog, name="Tables"):
         )
         await self._render_table_message(t)
 
+    async def show_table(self, t: Table) -> None:
+        """Post (or refresh) the table message of a table created elsewhere (e.g. by a tournament)."""
+        self.outbox.schedule(("table", t.id), lambda: self._render_table_message(t))
+
     # ============================================================== service notifications
     async def on_update(self, u: TableUpdate) -> None:
         t = u.table
