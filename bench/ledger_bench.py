@@ -10,6 +10,8 @@
    minutes.
 2. Settlement throughput through ``Ledger.settle`` (one transaction each, sequential and concurrent).
 3. Median / p95 latency of ``leaderboard`` (several shapes) and ``balance``/``history`` on the big guild.
+4. Ratings (``bot/ratings.py``): the first full ``Ratings.sync`` over every settlement, an incremental sync
+   of newly booked ones, and the latency of the leaderboard by rating and of ``profile`` (skip: --no-ratings).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 from bot.db import Database
 from bot.ledger import Ledger, SeatRef
 from bot.ledger.service import _INSERT_ENTRY, prepare_booking
+from bot.ratings import Ratings
 
 GAMES = ("mediatore", "mighty", "minchiate", "wizard")
 GUILD_WEIGHTS = {1: 0.5, 2: 0.2, 3: 0.2, 4: 0.1}
@@ -132,6 +135,34 @@ async def timed(fn: Callable[[], Awaitable[object]], repeat: int) -> tuple[float
     return statistics.median(times), p95
 
 
+async def bench_ratings(
+    db: Database, ledger: Ledger, rng: random.Random, g: int, users: list[int], next_n: int, repeat: int
+) -> None:
+    ratings = Ratings(db)
+    row = await db.fetchone("SELECT COUNT(*) FROM settlements")
+    n = row[0] if row else 0
+    t0 = time.perf_counter()
+    applied = await ratings.sync()
+    dt = time.perf_counter() - t0
+    print(f"ratings full sync: {applied:,} of {n:,} settlements in {dt:.1f} s = {applied / dt:,.0f} settlements/s")
+    for i in range(500):
+        await ledger.settle(**_random_settlement(rng, g, next_n + i))
+    t0 = time.perf_counter()
+    applied = await ratings.sync()
+    dt = time.perf_counter() - t0
+    print(f"ratings incremental sync: {applied} new settlements in {dt * 1000:.0f} ms")
+    t0 = time.perf_counter()
+    assert await ratings.sync() == 0
+    print(f"ratings sync with nothing new: {(time.perf_counter() - t0) * 1000:.2f} ms")
+    cases: list[tuple[str, Callable[[], Awaitable[object]], int]] = [
+        ("leaderboard by rating, wizard", lambda: ratings.leaderboard(g, "wizard"), repeat),
+        ("profile (4 games, contracts, bids)", lambda: ratings.profile(g, rng.choice(users)), repeat),
+    ]
+    for label, fn, rep in cases:
+        med, p95 = await timed(fn, rep)
+        print(f"{label:<38} median {med:8.2f} ms   p95 {p95:8.2f} ms   (n={rep})")
+
+
 async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--entries", type=int, default=1_000_000)
@@ -141,6 +172,7 @@ async def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cache-mib", type=int, default=32, help="page cache per connection (Database default)")
     ap.add_argument("--analyze", action="store_true", help="run ANALYZE after filling (planner statistics)")
+    ap.add_argument("--no-ratings", action="store_true", help="skip the ratings part")
     args = ap.parse_args()
     rng = random.Random(args.seed)
 
@@ -198,6 +230,8 @@ async def main() -> None:
                 repeat = args.repeat if label.startswith("leaderboard") else args.repeat * 10
                 med, p95 = await timed(fn, repeat)
                 print(f"{label:<38} median {med:8.2f} ms   p95 {p95:8.2f} ms   (n={repeat})")
+            if not args.no_ratings:
+                await bench_ratings(db, ledger, rng, g, users, base + 2 * args.settles, args.repeat)
             print(f"database size: {Path(path).stat().st_size / 1e6:,.0f} MB")
         finally:
             await db.close()

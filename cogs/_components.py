@@ -180,7 +180,7 @@ def _add_control(
         return row + (len(c.choices[:25]) + 4) // 5
     if c.kind == "select":
         opts = [(ch.label, encode_action(ch.action, legal, VALUE_MAX), ch.description) for ch in c.choices[:25]]
-        view.add_item(TableSelect.make(tid, "pick", ver, "", c.placeholder or "Choose…", opts, row=row))
+        view.add_item(TableSelect.make(tid, "pick", ver, str(row), c.placeholder or "Choose…", opts, row=row))
         return row + 1
     # combo: one exact-count select per field, then a Confirm button carrying the fixed part of the action
     for f in c.fields:

@@ -255,6 +255,9 @@ class TablesCog(commands.Cog, name="Tables"):
             panel.description = away_note + "\n" + panel.description
             panel.controls = []
         legal = game.legal_actions(seat) if panel.controls else []
+        if self.service.auto_forced and len(legal) == 1 and legal[0].get("type") == "play":
+            panel.controls = []  # a forced card is played for the seat at once: no button to race with
+            legal = []
         extra: list[discord.ui.Item[Any]] = []
         if s.away and t.status == "running":
             extra.append(TableButton.make(t.id, "back", "I'm back", style=discord.ButtonStyle.primary))

@@ -15,7 +15,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.ai.base import register_agent
+from bot.ai.base import Agent, register_agent
+from bot.ai.strong import StrongAgent
 from bot.engine.cards import ITALIAN_40
 from bot.engine.protocol import Action, Game
 from bot.games.mediatore import CONTRACTS, STRENGTH, THIRDS
@@ -321,3 +322,11 @@ class EasyMediatoreAgent:
 
 register_agent("mediatore", "normal", MediatoreAgent)
 register_agent("mediatore", "easy", EasyMediatoreAgent)
+
+
+def _strong() -> Agent:
+    """ISMCTS card play over this module's heuristic declarations (see :mod:`bot.ai.strong`)."""
+    return StrongAgent("mediatore", MediatoreAgent())
+
+
+register_agent("mediatore", "strong", _strong)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.ai.base import register_agent
+from bot.ai.base import Agent, register_agent
+from bot.ai.strong import StrongAgent
 from bot.engine.cards import FRENCH_52_JOKER, JOKER
 from bot.engine.protocol import Action, Game
 from bot.games.mighty import (
@@ -326,3 +327,11 @@ class EasyMightyAgent(MightyAgent):
 
 register_agent("mighty", "normal", MightyAgent)
 register_agent("mighty", "easy", EasyMightyAgent)
+
+
+def _strong() -> Agent:
+    """ISMCTS card play over this module's heuristic declarations (see :mod:`bot.ai.strong`)."""
+    return StrongAgent("mighty", MightyAgent())
+
+
+register_agent("mighty", "strong", _strong)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.ai.base import register_agent
+from bot.ai.base import Agent, register_agent
+from bot.ai.strong import StrongAgent
 from bot.engine.cards import MATTO
 from bot.engine.protocol import Action, Game
 from bot.games._minchiate_rules import POINTS, STRENGTH, SUIT, TRUMP
@@ -124,3 +125,11 @@ class MinchiateEasy:
 
 register_agent("minchiate", "normal", MinchiateNormal)
 register_agent("minchiate", "easy", MinchiateEasy)
+
+
+def _strong() -> Agent:
+    """ISMCTS card play over this module's heuristic declarations (see :mod:`bot.ai.strong`)."""
+    return StrongAgent("minchiate", MinchiateNormal())
+
+
+register_agent("minchiate", "strong", _strong)

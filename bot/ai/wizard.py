@@ -21,7 +21,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.ai.base import register_agent
+from bot.ai.base import Agent, register_agent
+from bot.ai.strong import StrongAgent
 from bot.engine.cards import WIZARD_60, WIZARD_SUITS
 from bot.engine.protocol import Action, Game
 from bot.games.wizard import JES_SET, RANK, SUIT, SUIT_BIT, WIZ_SET, trick_winner
@@ -376,3 +377,11 @@ class EasyWizardAgent:
 
 register_agent("wizard", "normal", WizardAgent)
 register_agent("wizard", "easy", EasyWizardAgent)
+
+
+def _strong() -> Agent:
+    """ISMCTS card play over this module's heuristic declarations (see :mod:`bot.ai.strong`)."""
+    return StrongAgent("wizard", WizardAgent())
+
+
+register_agent("wizard", "strong", _strong)

@@ -171,8 +171,16 @@ def public_panel(view: dict[str, Any], names: list[str]) -> Panel:
                 + (f"team {w} wins {abs(last['net_A'])}" if w else "tie"),
             )
         )
-    footer = "Team A: seats 0 & 2 · Team B: seats 1 & 3 · play goes anticlockwise (to the right)"
+    footer = "Team A: seats 1 & 3 · Team B: seats 2 & 4 · play goes anticlockwise (to the right)"
     return Panel(f"Minchiate — {deal}", _clip(desc, 4000), sections[:25], [], footer)
+
+
+def lobby_note(seats: int) -> str:
+    """Shown under the lobby's options: who partners whom (the seat order decides the teams)."""
+    return (
+        "Teams: seats 1 + 3 (team A) v seats 2 + 4 (team B); partners sit opposite. "
+        "The host can move players with /minchiate swap before the start."
+    )
 
 
 def _hand_sections(hand: list[str]) -> list[Section]:

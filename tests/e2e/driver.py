@@ -37,13 +37,15 @@ def settings_for(fake: FakeDiscord, db: Path, dev_guild: int | None = None) -> S
     )
 
 
-async def start_bot(fake: FakeDiscord, db: Path, dev_guild: int | None = None) -> tuple[TavoloBot, Any]:
+async def start_bot(
+    fake: FakeDiscord, db: Path, dev_guild: int | None = None, *, edit_interval: float = 0.05
+) -> tuple[TavoloBot, Any]:
     """Start the real bot in this process against the fake; returns (bot, its task)."""
     import asyncio
 
     settings = settings_for(fake, db, dev_guild)
     apply_endpoints(settings.api_base, settings.gateway_url)
-    bot = TavoloBot(settings, edit_interval=0.05)
+    bot = TavoloBot(settings, edit_interval=edit_interval)
     task = asyncio.create_task(bot.start(settings.token))
     await fake.wait_for_commands("wizard", "table", "ledger", "leaderboard")
     await fake.wait_until_ready()
@@ -80,6 +82,8 @@ class Player:
         self.user = user
         self.rng = rng
         self.clicks = 0
+        self._clicked: tuple[int, int] | None = None  # (message id, edits) of the panel last clicked
+
 
     def panel(self) -> st.Message | None:
         """The newest message holding this player's hand: their DM, else their newest ephemeral hand."""
@@ -96,12 +100,17 @@ class Player:
         return [c for c in action_components(p) if '"undo"' not in c["custom_id"]]
 
     def can_act(self) -> bool:
+        # like a person, click again only once the panel has changed since the last click
+        p = self.panel()
+        if p is not None and self._clicked == (p.id, len(p.edits)):
+            return False
         return bool(self.choices())
 
     async def act(self) -> Any:
         """Pick one offered choice at random and send it; returns the interaction handle."""
         panel = self.panel()
         assert panel is not None
+        self._clicked = (panel.id, len(panel.edits))
         comps = self.choices()
         fields = [c for c in comps if ":field:" in c["custom_id"]]
         if fields:  # a combination: fill every menu, then Confirm

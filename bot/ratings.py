@@ -1,0 +1,356 @@
+"""OpenSkill ratings (Plackett-Luce) per guild and game, derived from the ledger, and player profiles.
+
+Why derived: the ledger is the record; ratings are a cache over its settlements. :meth:`Ratings.sync` folds
+in every settlement not yet applied, strictly in settlement id order (ids follow commit order: the
+database has one writer), and records each one in ``rating_applied`` in the same transaction as the rating
+change, so retries and concurrent callers can never apply a settlement twice. :meth:`Ratings.rebuild`
+forgets a guild's ratings and replays its settlements, which yields exactly the same numbers.
+
+Who is a "team" in a settlement:
+
+* Wizard (and any summary with ``ranks``): every seat alone, ranked by ``ranks``.
+* Mediatore: the bidder side (``bidder_side``) against the defenders; the side that made its contract is
+  ranked first. Mighty likewise with ``declarer`` (+ ``friend``) and ``made``.
+* Minchiate: partnerships A (seats 0, 2) and B (seats 1, 3), ranked by ``net_A`` (a draw is a tie).
+* Anything else: every seat alone, ranked by its amount in the first of stake/resto/point it has.
+
+Computer players share one pooled rating per guild and game (``user_id = 0``); leaderboards omit it.
+Ratings are not seasonal: a season close resets balances, not skill.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import aiosqlite
+from openskill.models import PlackettLuce
+
+from bot.db import Database
+
+__all__ = ["GameStats", "Profile", "RatingRow", "Ratings", "outcome"]
+
+COMPUTER = 0
+BATCH = 500
+PRIMARY_CURRENCY = {"wizard": "point", "minchiate": "resto", "mediatore": "stake", "mighty": "stake"}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    seat: int
+    user_id: int  # 0 for a computer
+    amounts: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    user_id: int
+    name: str | None
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    wins: int
+
+
+@dataclass(slots=True)
+class GameStats:
+    """One game in a profile. ``contracts`` maps a contract (Mighty: the bid; Mediatore: the contract) to
+    ``(made, declared)`` for hands this player declared; Wizard has ``exact_bids`` / ``rounds``."""
+
+    game: str
+    games: int = 0
+    wins: int = 0
+    total: int = 0
+    currency: str = "stake"
+    rating: RatingRow | None = None
+    contracts: dict[str, tuple[int, int]] = field(default_factory=dict)
+    exact_bids: int = 0
+    rounds: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def bid_accuracy(self) -> float:
+        return self.exact_bids / self.rounds if self.rounds else 0.0
+
+
+@dataclass(slots=True)
+class Profile:
+    guild_id: int
+    user_id: int
+    games: dict[str, GameStats] = field(default_factory=dict)
+
+    @property
+    def played(self) -> int:
+        return sum(g.games for g in self.games.values())
+
+
+Outcome = tuple[list[list[int]], list[int]]
+
+
+def outcome(game: str, summary: Mapping[str, Any], seats: Sequence[SeatResult]) -> Outcome | None:
+    """The teams (lists of seat numbers) and their 1-based ranks for one settlement, or ``None`` when the
+    settlement says nothing about who played better (e.g. a hand nobody bid)."""
+    n = len(seats)
+    everyone = list(range(n))
+    if game == "minchiate" and n == 4 and "net_A" in summary:
+        net = int(summary["net_A"])
+        return [[0, 2], [1, 3]], ([1, 2] if net > 0 else [2, 1] if net < 0 else [1, 1])
+    if game in ("mediatore", "mighty") and "made" in summary:
+        if game == "mediatore":
+            side = [int(s) for s in summary.get("bidder_side") or []]
+        else:
+            decl, friend = summary.get("declarer"), summary.get("friend")
+            side = [int(s) for s in (decl, friend) if s is not None]
+        side = sorted(set(side) & set(everyone))
+        others = [s for s in everyone if s not in side]
+        if not side or not others:
+            return None
+        made = bool(summary["made"])
+        return [side, others], ([1, 2] if made else [2, 1])
+    ranks = summary.get("ranks")
+    if isinstance(ranks, list) and len(ranks) == n and all(isinstance(r, int) for r in ranks):
+        return [[s] for s in everyone], list(ranks)
+    for cur in ("stake", "resto", "point"):
+        if all(cur in s.amounts for s in seats):
+            values = [s.amounts[cur] for s in seats]
+            if len(set(values)) == 1:
+                return None  # everybody equal: no information
+            return [[s] for s in everyone], [1 + sum(1 for o in values if o > v) for v in values]
+    return None
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class Ratings:
+    """Ratings service (see the module docstring)."""
+
+    def __init__(self, db: Database, *, model: PlackettLuce | None = None) -> None:
+        self.db = db
+        self.model = model or PlackettLuce()
+        self._lock = asyncio.Lock()  # one sync at a time in this process (the DB guards across processes)
+
+    # -- applying --------------------------------------------------------------------------------------
+    async def sync(self) -> int:
+        """Apply every settlement not applied yet; returns how many were newly applied."""
+        applied = 0
+        async with self._lock:
+            while True:
+                async with self.db.transaction() as conn:
+                    cursor = await self._cursor(conn)
+                    rows = list(
+                        await conn.execute_fetchall(
+                            "SELECT id, guild_id, game, summary_json FROM settlements WHERE id > ? ORDER BY id LIMIT ?",
+                            (cursor, BATCH),
+                        )
+                    )
+                    await self._apply_batch(conn, rows)
+                applied += len(rows)
+                if len(rows) < BATCH:
+                    return applied
+
+    async def rebuild(self, guild_id: int) -> int:
+        """Forget the guild's ratings and replay all its settlements (same result as the live updates)."""
+        async with self._lock, self.db.transaction() as conn:
+            # The cursor is read before deleting: other guilds' applied settlements stay applied, and this
+            # guild's settlements up to it are replayed here (later ones are left to sync()).
+            cursor = await self._cursor(conn)
+            await conn.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
+            await conn.execute("DELETE FROM rating_applied WHERE guild_id = ?", (guild_id,))
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT id, guild_id, game, summary_json FROM settlements WHERE guild_id = ? AND id <= ?"
+                    " ORDER BY id",
+                    (guild_id, cursor),
+                )
+            )
+            for i in range(0, len(rows), BATCH):
+                await self._apply_batch(conn, rows[i : i + BATCH])
+        return len(rows) + await self.sync()
+
+    @staticmethod
+    async def _cursor(conn: aiosqlite.Connection) -> int:
+        rows = list(await conn.execute_fetchall("SELECT COALESCE(MAX(settlement_id), 0) FROM rating_applied"))
+        return int(rows[0][0])
+
+    async def _apply_batch(self, conn: aiosqlite.Connection, settlements: Sequence[Any]) -> None:
+        """Fold ``(id, guild_id, game, summary_json)`` settlements in, in order. A few queries per batch, not
+        per settlement: the batch's entries in one range read, the ratings it touches in one read per
+        (guild, game), the results in two ``executemany``."""
+        if not settlements:
+            return
+        first, last = int(settlements[0][0]), int(settlements[-1][0])
+        by_settlement: dict[int, dict[int, tuple[int, dict[str, int]]]] = {}
+        for sid, seat, user_id, currency, amount in await conn.execute_fetchall(
+            "SELECT settlement_id, seat, user_id, currency, amount FROM entries"
+            " WHERE settlement_id BETWEEN ? AND ? ORDER BY settlement_id, seat, id",
+            (first, last),
+        ):
+            seats_of = by_settlement.setdefault(int(sid), {})
+            seats_of.setdefault(int(seat), (int(user_id), {}))[1][currency] = int(amount)
+        # Current ratings of everyone the batch touches: {(guild, game, user): [mu, sigma, games, wins]}.
+        wanted: dict[tuple[int, str], set[int]] = {}
+        for sid, guild_id, game, _ in settlements:
+            users = {u for u, _ in by_settlement.get(int(sid), {}).values()}
+            wanted.setdefault((int(guild_id), str(game)), set()).update(users)
+        state: dict[tuple[int, str, int], list[float]] = {}
+        for (guild_id, game), users in wanted.items():
+            ulist = sorted(users)
+            for i in range(0, len(ulist), 500):  # SQLite's variable limit
+                part = ulist[i : i + 500]
+                marks = ",".join("?" * len(part))
+                for uid, mu, sigma, games, wins in await conn.execute_fetchall(
+                    "SELECT user_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND game = ?"
+                    f" AND user_id IN ({marks})",
+                    (guild_id, game, *part),
+                ):
+                    state[guild_id, game, int(uid)] = [float(mu), float(sigma), int(games), int(wins)]
+        changed: set[tuple[int, str, int]] = set()
+        applied_rows = []
+        for sid, guild_id, game, summary_json in settlements:
+            seats_of = by_settlement.get(int(sid), {})
+            seats = [SeatResult(s, seats_of[s][0], seats_of[s][1]) for s in sorted(seats_of)]
+            result = outcome(game, json.loads(summary_json), seats) if seats else None
+            status = self._rate(state, changed, int(guild_id), str(game), seats, result)
+            applied_rows.append((int(sid), int(guild_id), status))
+        now = _now()
+        await conn.executemany(
+            "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, ordinal, games, wins, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
+            " mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, games = excluded.games,"
+            " wins = excluded.wins, updated_at = excluded.updated_at",
+            [
+                (g, game, uid, v[0], v[1], v[0] - 3 * v[1], int(v[2]), int(v[3]), now)
+                for (g, game, uid) in sorted(changed)
+                for v in [state[g, game, uid]]
+            ],
+        )
+        await conn.executemany(
+            "INSERT INTO rating_applied (settlement_id, guild_id, outcome) VALUES (?, ?, ?)", applied_rows
+        )
+
+    def _rate(
+        self,
+        state: dict[tuple[int, str, int], list[float]],
+        changed: set[tuple[int, str, int]],
+        guild_id: int,
+        game: str,
+        seats: Sequence[SeatResult],
+        result: Outcome | None,
+    ) -> str:
+        if result is None or not seats or [s.seat for s in seats] != list(range(len(seats))):
+            return "skipped: no outcome"
+        humans = [s.user_id for s in seats if s.user_id != COMPUTER]
+        if len(set(humans)) != len(humans):
+            return "skipped: a player held two seats"
+        if not humans:
+            return "skipped: computers only"
+        teams, ranks = result
+        model = self.model
+
+        def rating_of(uid: int) -> Any:
+            cur = state.get((guild_id, game, uid))
+            return model.rating(mu=cur[0], sigma=cur[1]) if cur else model.rating()
+
+        new = model.rate([[rating_of(seats[s].user_id) for s in team] for team in teams], ranks=ranks)
+        best = min(ranks)
+        done: set[int] = set()
+        for team, new_team, rank in zip(teams, new, ranks, strict=True):
+            for s, r in zip(team, new_team, strict=True):
+                uid = seats[s].user_id
+                # The pooled computer rating takes the first computer seat's update only: several computer
+                # seats in one hand are one "player" that must not move several times.
+                if uid in done:
+                    continue
+                done.add(uid)
+                key = (guild_id, game, uid)
+                games, wins = state.get(key, [0, 0, 0, 0])[2:]
+                state[key] = [float(r.mu), float(r.sigma), games + 1, wins + (1 if rank == best else 0)]
+                changed.add(key)
+        return "rated"
+
+    # -- reading ---------------------------------------------------------------------------------------
+    async def get(self, guild_id: int, game: str, user_id: int) -> RatingRow | None:
+        row = await self.db.fetchone(
+            "SELECT user_id, mu, sigma, ordinal, games, wins FROM ratings WHERE guild_id = ? AND game = ?"
+            " AND user_id = ?",
+            (guild_id, game, user_id),
+        )
+        if row is None:
+            return None
+        return RatingRow(int(row[0]), None, float(row[1]), float(row[2]), float(row[3]), int(row[4]), int(row[5]))
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[RatingRow]:
+        """Humans of the guild by rating ordinal (mu - 3 sigma), best first."""
+        limit = max(1, min(int(limit), 100))
+        async with self.db.reader() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT user_id, mu, sigma, ordinal, games, wins FROM ratings"
+                " WHERE guild_id = ? AND game = ? AND user_id <> 0 ORDER BY ordinal DESC, user_id LIMIT ?",
+                (guild_id, game, limit),
+            )
+            out = []
+            for r in rows:
+                name_rows = await conn.execute_fetchall(
+                    "SELECT player_name FROM entries WHERE guild_id = ? AND user_id = ?"
+                    " AND player_name IS NOT NULL ORDER BY id DESC LIMIT 1",
+                    (guild_id, r[0]),
+                )
+                name = next((str(n[0]) for n in name_rows), None)
+                out.append(RatingRow(int(r[0]), name, float(r[1]), float(r[2]), float(r[3]), int(r[4]), int(r[5])))
+        return out
+
+    async def profile(self, guild_id: int, user_id: int) -> Profile:
+        """Career statistics of a user in a guild (all seasons): per game the settlements played and won
+        in the game's main currency, its total, the rating, and contract / bid statistics."""
+        prof = Profile(guild_id, user_id)
+        async with self.db.reader() as conn:
+            for game, currency in PRIMARY_CURRENCY.items():
+                rows = list(
+                    await conn.execute_fetchall(
+                        "SELECT COALESCE(SUM(played), 0), COALESCE(SUM(won), 0), COALESCE(SUM(amount), 0)"
+                        " FROM entries WHERE guild_id = ? AND game = ? AND currency = ? AND user_id = ?"
+                        " AND is_bot = 0 AND settlement_id IS NOT NULL",
+                        (guild_id, game, currency, user_id),
+                    )
+                )
+                played, won, total = (int(x) for x in rows[0])
+                if not played:
+                    continue
+                stats = GameStats(game, played, won, total, currency)
+                prof.games[game] = stats
+                # Declared contracts: the user's seat is the declarer (Mighty) / bidder (Mediatore).
+                key = {"mighty": ("$.declarer", "$.bid"), "mediatore": ("$.bidder", "$.contract")}.get(game)
+                if key is not None:
+                    for contract, made, count in await conn.execute_fetchall(
+                        "SELECT json_extract(s.summary_json, ?), SUM(json_extract(s.summary_json, '$.made')),"
+                        " COUNT(*) FROM settlements s JOIN entries e ON e.settlement_id = s.id"
+                        " WHERE e.guild_id = ? AND e.game = ? AND e.currency = ? AND e.user_id = ? AND e.is_bot = 0"
+                        " AND json_extract(s.summary_json, ?) = e.seat GROUP BY 1 ORDER BY 1",
+                        (key[1], guild_id, game, currency, user_id, key[0]),
+                    ):
+                        stats.contracts[str(contract)] = (int(made or 0), int(count))
+                if game == "wizard":
+                    rows = list(
+                        await conn.execute_fetchall(
+                            "SELECT COALESCE(SUM(json_extract(s.summary_json, '$.exact_bids[' || e.seat || ']')), 0),"
+                            " COALESCE(SUM(json_extract(s.summary_json, '$.rounds')), 0)"
+                            " FROM settlements s JOIN entries e ON e.settlement_id = s.id"
+                            " WHERE e.guild_id = ? AND e.game = 'wizard' AND e.currency = 'point'"
+                            " AND e.user_id = ? AND e.is_bot = 0",
+                            (guild_id, user_id),
+                        )
+                    )
+                    stats.exact_bids, stats.rounds = int(rows[0][0]), int(rows[0][1])
+        for game, stats in prof.games.items():
+            stats.rating = await self.get(guild_id, game, user_id)
+        return prof

@@ -1,0 +1,431 @@
+"""Tournament commands: ``/tournament create|join|leave|withdraw|start|standings|rules|cancel``.
+
+A thin adapter over :class:`~bot.tournaments.TournamentService`: the sign-up message (Join / Leave / Start
+buttons, persistent ``tt:<id>:<op>`` custom ids so they work after a restart), the live standings message
+edited in place, one public thread per table (the table itself is rendered by the Tables cog via
+``show_table``), and the final podium. Who may control a tournament: its host, anyone with Manage Server,
+and members holding the guild's organiser role (``/tavolo config``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.registry import GAMES
+from bot.tables.service import TableError
+from bot.tournaments import (
+    RULES_TEXT,
+    GuildSettings,
+    RoundTable,
+    Standing,
+    Tournament,
+    TournamentError,
+    TournamentService,
+    TournamentUpdate,
+)
+from bot.tournaments.service import PRIMARY_CURRENCY
+
+from ._game import parse_rounds
+from .tables import Outbox
+
+log = logging.getLogger(__name__)
+
+GAME_CHOICES = [app_commands.Choice(name=e.title, value=gid) for gid, e in GAMES.items()]
+FILL_CHOICES = [
+    app_commands.Choice(name="computer players fill the empty seats", value="computer"),
+    app_commands.Choice(name="byes: players left over sit the round out", value="bye"),
+]
+COLOUR = 0xE67E22
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+_handler: dict[str, Any] = {}
+
+
+class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt:(?P<tid>\d+):(?P<op>[a-z]+)"):
+    """A sign-up button whose custom id routes the click after a restart."""
+
+    def __init__(self, item: discord.ui.Button[Any], tid: int, op: str) -> None:
+        super().__init__(item)
+        self.tid, self.op = tid, op
+
+    @classmethod
+    def make(cls, tid: int, op: str, label: str, style: discord.ButtonStyle) -> TournamentButton:
+        return cls(discord.ui.Button(label=label, style=style, custom_id=f"tt:{tid}:{op}"), tid, op)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TournamentButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(item, int(match["tid"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        fn = _handler.get("fn")
+        if fn is None:
+            await interaction.response.send_message("Tavolo is starting up; try again in a moment.", ephemeral=True)
+            return
+        await fn(interaction, self.tid, self.op)
+
+
+def _fmt(value: int, currency: str) -> str:
+    return f"{value} points" if currency == "point" else f"{value:+d} {currency}"
+
+
+def standings_lines(t: Tournament, rows: list[Standing], limit: int = 25) -> list[str]:
+    primary = PRIMARY_CURRENCY.get(t.game, "stake")
+    lines = []
+    for s in rows[:limit]:
+        extra = [f"{s.tables_won} table win(s)", f"{s.hands_won} hand(s) won"]
+        if primary != "stake" and s.totals.get("stake"):
+            extra.insert(0, _fmt(s.totals["stake"], "stake"))
+        if s.byes:
+            extra.append(f"{s.byes} bye(s)")
+        flags = (" 🤖" if s.afk else "") + (" (withdrawn)" if s.withdrawn else "")
+        rank = MEDALS.get(s.rank, f"{s.rank}.")
+        lines.append(f"{rank} **{s.name}**{flags} — {_fmt(s.score, primary)} · " + " · ".join(extra))
+    if len(rows) > limit:
+        lines.append(f"… and {len(rows) - limit} more")
+    return lines
+
+
+class TournamentCog(commands.Cog, name="Tournament"):
+    group = app_commands.Group(name="tournament", description="Tournaments over several tables and rounds",
+                               guild_only=True)  # fmt: skip
+
+    def __init__(self, bot: commands.Bot, service: TournamentService, settings: GuildSettings,
+                 *, edit_interval: float = 1.0) -> None:  # fmt: skip
+        self.bot = bot
+        self.service = service
+        self.settings = settings
+        self.outbox = Outbox(edit_interval)
+        self._loader: asyncio.Task[None] | None = None
+        service.channel_factory = self._open_thread
+
+    async def cog_load(self) -> None:
+        _handler["fn"] = self.on_button
+        self.bot.add_dynamic_items(TournamentButton)
+        self.service.listeners.append(self.on_update)
+        if self.service._on_table not in self.service.tables.listeners:  # re-added after a cog reload
+            self.service.tables.listeners.append(self.service._on_table)
+        # Tables are restored after the cogs load (setup_hook); tournaments resume once the bot is ready.
+        self._loader = asyncio.create_task(self._load(), name="tournaments-load")
+
+    async def cog_unload(self) -> None:
+        if self.on_update in self.service.listeners:
+            self.service.listeners.remove(self.on_update)
+        if self.service._on_table in self.service.tables.listeners:
+            self.service.tables.listeners.remove(self.service._on_table)
+        if self._loader is not None:
+            self._loader.cancel()
+
+    async def _load(self) -> None:
+        await self.bot.wait_until_ready()
+        restored = await self.service.load()
+        for t in restored:
+            self._schedule_signup(t)
+            if t.status == "running":
+                self._schedule_standings(t)
+        log.info("restored %d open tournament(s)", len(restored))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:  # type: ignore[override]
+        await self._loaded()  # slash commands too: nothing answers from a half-restored state
+        return True
+
+    # ============================================================== permissions
+    async def _can_manage(self, interaction: discord.Interaction[Any]) -> bool:
+        perms = interaction.permissions
+        if perms is not None and perms.manage_guild:
+            return True
+        if interaction.guild_id is None:
+            return False
+        cfg = await self.settings.get(interaction.guild_id)
+        roles = {r.id for r in getattr(interaction.user, "roles", [])}
+        return cfg.organiser_role_id is not None and cfg.organiser_role_id in roles
+
+    def _here(self, interaction: discord.Interaction[Any]) -> Tournament:
+        # (commands call it after _loaded(): see interaction_check)
+        t = self.service.in_channel(interaction.channel_id or 0)
+        if t is None:
+            # Commands typed inside a table thread refer to the tournament of the parent channel.
+            channel = interaction.channel
+            parent = getattr(channel, "parent_id", None)
+            t = self.service.in_channel(parent or 0)
+        if t is None:
+            raise TournamentError("There is no tournament in this channel.")
+        return t
+
+    # ============================================================== Discord side effects
+    async def _open_thread(self, t: Tournament, rt: RoundTable, names: list[str]) -> int:
+        channel: Any = self.bot.get_channel(t.channel_id) or await self.bot.fetch_channel(t.channel_id)
+        name = f"T{t.id} · round {rt.round} · table {rt.table_no}"
+        thread = await channel.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+        )
+        return int(thread.id)
+
+    async def on_update(self, u: TournamentUpdate) -> None:
+        t = u.tournament
+        if u.kind in ("signup", "started", "cancelled"):
+            self._schedule_signup(t)
+        if u.kind in ("round", "table", "standings", "finished", "cancelled", "started"):
+            self._schedule_standings(t)
+        for notice in u.notices:
+            await self._post(t.channel_id, notice)
+        if u.kind == "round":
+            tables_cog: Any = self.bot.get_cog("Tables")
+            for rt in u.tables:
+                humans = " ".join(f"<@{uid}>" for uid in rt.seats if uid is not None)
+                if rt.thread_id is not None:
+                    await self._post(
+                        rt.thread_id,
+                        f"**{t.title}** — round {rt.round}, table {rt.table_no}: {humans}. Good luck!",
+                        mentions=True,
+                    )
+                if tables_cog is not None and rt.table_id is not None and rt.table_id in self.service.tables.tables:
+                    await tables_cog.show_table(self.service.tables.tables[rt.table_id])
+        if u.kind == "finished":
+            rows = await self.service.standings(t.id)
+            podium = [s for s in rows if s.rank <= 3]
+            lines = standings_lines(t, podium, limit=10)
+            await self._post(t.channel_id, f"🏆 **{t.title} — final podium**\n" + "\n".join(lines))
+
+    async def _post(self, channel_id: int, text: str, *, mentions: bool = False) -> None:
+        allowed = discord.AllowedMentions(users=True) if mentions else discord.AllowedMentions.none()
+        try:
+            await self.bot.get_partial_messageable(channel_id).send(text[:2000], allowed_mentions=allowed)
+        except discord.HTTPException:
+            log.exception("could not post to channel %s", channel_id)
+
+    # ------------------------------------------------------------------ the sign-up message
+    def _schedule_signup(self, t: Tournament) -> None:
+        self.outbox.schedule(("signup", t.id), lambda: self._render_signup(t))
+
+    async def _signup_embed(self, t: Tournament) -> tuple[discord.Embed, discord.ui.View | None]:
+        players = await self.service.players(t.id)
+        opts = ", ".join(f"{k}={v}" for k, v in sorted(t.options.items())) or "defaults"
+        hands = "full game" if t.hands_per_round == 0 else f"{t.hands_per_round} hand(s)"
+        desc = (
+            f"Host: <@{t.host_id}> · {t.rounds} round(s) · {hands} per table · fill: {t.fill} · options: {opts}\n"
+            "Click **Join** to play. The host (or an organiser) clicks **Start**. `/tournament rules` explains "
+            "the draw and the standings."
+        )
+        embed = discord.Embed(title=f"🏆 {t.title} — sign-up", description=desc, colour=COLOUR)
+        names = "\n".join(f"{i}. {p.name}" for i, p in enumerate(players, start=1)) or "—"
+        embed.add_field(name=f"Players ({len(players)})", value=names[:1024], inline=False)
+        if t.status != "signup":
+            embed.title = f"🏆 {t.title} — " + ("sign-up closed" if t.status != "cancelled" else "cancelled")
+            return embed, None
+        view = discord.ui.View(timeout=None)
+        view.add_item(TournamentButton.make(t.id, "join", "Join", discord.ButtonStyle.success))
+        view.add_item(TournamentButton.make(t.id, "leave", "Leave", discord.ButtonStyle.secondary))
+        view.add_item(TournamentButton.make(t.id, "start", "Start", discord.ButtonStyle.primary))
+        return embed, view
+
+    async def _render_signup(self, t: Tournament) -> None:
+        embed, view = await self._signup_embed(t)
+        await self._put(t, "signup", embed, view)
+
+    async def _put(self, t: Tournament, key: str, embed: discord.Embed, view: discord.ui.View | None) -> None:
+        channel = self.bot.get_partial_messageable(t.channel_id)
+        mid = t.messages.get(key)
+        if mid is not None:
+            try:
+                await channel.get_partial_message(mid).edit(embed=embed, view=view)
+                return
+            except discord.NotFound:
+                pass  # deleted: post a fresh one
+        msg = await channel.send(embed=embed, view=view) if view is not None else await channel.send(embed=embed)
+        t.messages[key] = msg.id
+        await self.service.set_message(t.id, key, msg.id)
+
+    # ------------------------------------------------------------------ the live standings message
+    def _schedule_standings(self, t: Tournament) -> None:
+        self.outbox.schedule(("standings", t.id), lambda: self._render_standings(t))
+
+    async def _standings_embed(self, t: Tournament) -> discord.Embed:
+        rows = await self.service.standings(t.id)
+        state = {
+            "running": f"round {t.current_round} of {t.rounds}",
+            "finished": "final",
+            "cancelled": "cancelled",
+            "signup": "sign-up",
+        }.get(t.status, t.status)
+        embed = discord.Embed(
+            title=f"📊 {t.title} — standings ({state})",
+            description="\n".join(standings_lines(t, rows))[:4096] or "No results yet.",
+            colour=COLOUR,
+        )
+        if t.status == "running":
+            tables = await self.service.round_tables(t.id, t.current_round)
+            done = sum(1 for rt in tables if rt.status in ("finished", "cancelled"))
+            embed.set_footer(text=f"Round {t.current_round}: {done}/{len(tables)} table(s) finished")
+        return embed
+
+    async def _render_standings(self, t: Tournament) -> None:
+        if t.status == "signup":
+            return
+        await self._put(t, "standings", await self._standings_embed(t), None)
+
+    # ============================================================== buttons
+    async def _loaded(self) -> None:
+        """Clicks that arrive right after a restart wait for the tournaments to be restored."""
+        if self._loader is not None and not self._loader.done():
+            await asyncio.shield(self._loader)
+
+    async def on_button(self, interaction: discord.Interaction[Any], tid: int, op: str) -> None:
+        await self._loaded()
+        try:
+            if op == "join":
+                await self.service.join(tid, interaction.user.id, interaction.user.display_name)
+                await interaction.response.send_message("You are signed up. Good luck!", ephemeral=True)
+            elif op == "leave":
+                t = self.service.get(tid)
+                await self.service.leave(tid, interaction.user.id)
+                text = "You left the sign-up list." if t.status == "signup" else "You withdrew from the tournament."
+                await interaction.response.send_message(text, ephemeral=True)
+            elif op == "start":
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                await self.service.start(tid, interaction.user.id, can_manage=await self._can_manage(interaction))
+                await interaction.followup.send("The tournament has started: round 1 is drawn.", ephemeral=True)
+            else:
+                raise TournamentError("Unknown control.")
+        except (TournamentError, TableError) as e:
+            await _reply(interaction, str(e))
+
+    # ============================================================== commands
+    @group.command(name="create", description="Open a tournament in this channel (sign-up with buttons)")
+    @app_commands.describe(
+        game="Which game",
+        rounds="Number of rounds (every round draws new tables)",
+        hands_per_round="Hands per table and round (Minchiate: 1 or 4 deals; Wizard: rounds 1..k, 0 = full game)",
+        stake="Stake per unit (Mediatore/Mighty stake, Wizard per point, Minchiate per resto)",
+        fill="Who takes the seats left over: computers (default) or byes",
+        wizard_rounds="Wizard only: the hand sizes to play, e.g. 1-5 or 1,3,5 (overrides hands_per_round)",
+        turn_timer="Seconds before the computer plays for an absent player (15-3600)",
+    )
+    @app_commands.choices(game=GAME_CHOICES, fill=FILL_CHOICES)
+    async def create(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        rounds: app_commands.Range[int, 1, 50],
+        hands_per_round: app_commands.Range[int, 0, 1000] | None = None,
+        stake: app_commands.Range[int, 0, 1_000_000] | None = None,
+        fill: str = "computer",
+        wizard_rounds: str | None = None,
+        turn_timer: app_commands.Range[int, 15, 3600] | None = None,
+    ) -> None:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        if getattr(interaction.channel, "parent_id", None) is not None:
+            await _reply(interaction, "Open tournaments in a text channel (tables get threads of it).")
+            return
+        cfg = await self.settings.get(interaction.guild_id)
+        if cfg.organiser_role_id is not None and not await self._can_manage(interaction):
+            await _reply(interaction, "Only organisers can open tournaments on this server.")
+            return
+        try:
+            parsed = parse_rounds(wizard_rounds)
+        except ValueError as e:
+            await _reply(interaction, str(e))
+            return
+        try:
+            t = await self.service.create(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                host_id=interaction.user.id,
+                host_name=interaction.user.display_name,
+                game=game,
+                rounds=rounds,
+                hands_per_round=hands_per_round,
+                stake=stake,
+                fill=fill,
+                wizard_rounds=parsed if isinstance(parsed, list) else None,
+                turn_timeout=turn_timer,
+            )
+        except TournamentError as e:
+            await _reply(interaction, str(e))
+            return
+        await interaction.response.send_message(
+            f"{t.title} is open for sign-up (you are on the list). Click **Start** when everyone has joined.",
+            ephemeral=True,
+        )
+        self._schedule_signup(t)  # (the service's "signup" update scheduled it too: the outbox coalesces)
+
+    @group.command(name="join", description="Sign up for the tournament in this channel")
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        await self.on_button(interaction, self._here_id(interaction), "join")
+
+    @group.command(name="leave", description="Leave the sign-up list (or withdraw once it runs)")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        await self.on_button(interaction, self._here_id(interaction), "leave")
+
+    @group.command(name="start", description="Host/organiser: close sign-up and draw round 1")
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        await self.on_button(interaction, self._here_id(interaction), "start")
+
+    @group.command(name="withdraw", description="Leave a running tournament for good (the computer ends your table)")
+    async def withdraw(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await self.service.withdraw(self._here(interaction).id, interaction.user.id)
+        except (TournamentError, TableError) as e:
+            await _reply(interaction, str(e))
+            return
+        await interaction.response.send_message("You withdrew. Your results so far stay in the standings.",
+                                                ephemeral=True)  # fmt: skip
+
+    @group.command(name="standings", description="The standings of the tournament in this channel")
+    async def standings(self, interaction: discord.Interaction[Any]) -> None:
+        t = await self.service.latest(interaction.channel_id or 0)
+        if t is None:
+            parent = getattr(interaction.channel, "parent_id", None)
+            t = await self.service.latest(parent or 0)
+        if t is None:
+            await _reply(interaction, "There has been no tournament in this channel.")
+            return
+        await interaction.response.send_message(embed=await self._standings_embed(t), ephemeral=True)
+
+    @group.command(name="rules", description="How tournaments draw tables and rank players")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        embed = discord.Embed(title="🏆 Tournament rules", description=RULES_TEXT[:4096], colour=COLOUR)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @group.command(name="cancel", description="Host/organiser: cancel the tournament in this channel")
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            t = self._here(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.service.cancel(t.id, interaction.user.id, can_manage=await self._can_manage(interaction))
+        except (TournamentError, TableError) as e:
+            await _reply(interaction, str(e))
+            return
+        await interaction.followup.send("Tournament cancelled.", ephemeral=True)
+
+    def _here_id(self, interaction: discord.Interaction[Any]) -> int:
+        t = self.service.in_channel(interaction.channel_id or 0)
+        return t.id if t is not None else 0  # 0: the service answers "does not exist"
+
+
+async def _reply(interaction: discord.Interaction[Any], text: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    tables = bot.tables  # type: ignore[attr-defined]
+    db = bot.db  # type: ignore[attr-defined]
+    service = getattr(bot, "tournaments", None)
+    if service is None:
+        service = TournamentService(db, tables)
+        bot.tournaments = service  # type: ignore[attr-defined]
+    settings = getattr(bot, "guild_settings", None) or GuildSettings(db)
+    bot.guild_settings = settings  # type: ignore[attr-defined]
+    await bot.add_cog(TournamentCog(bot, service, settings, edit_interval=getattr(bot, "edit_interval", 1.0)))

@@ -1,0 +1,61 @@
+"""CI-sized regression guard: the strong level (tiny budgets) still beats random play clearly on duplicate deals.
+
+The full ladder is ``bench/ai_ladder.py``; this only catches a search that silently stopped working (a reward
+with the wrong sign, a rollout that never ends the hand, a broken determinization)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from bot.ai.base import Agent, RandomAgent, make_agent
+from bot.ai.strong import BUDGETS, Budget, StrongAgent
+from bot.engine.protocol import Game
+from bot.engine.rng import derive_seed
+from bot.games.registry import game_class
+
+# the real strong configuration (search mode, rollouts), with CI-sized budgets
+SMALL: dict[str, tuple[int, dict[str, Any], Budget]] = {
+    "mediatore": (4, {"hands": 1}, replace(BUDGETS["mediatore"], play=30, declare_samples=4)),
+    "mighty": (5, {"hands": 1}, replace(BUDGETS["mighty"], play=25, declare_samples=3)),
+}
+
+
+def _duplicate(game_id: str, deals: int) -> tuple[float, list[float]]:
+    """Strong at seats {r, r+2} against random elsewhere, every deal under each rotation r = 0, 1.
+    Returns (mean per-hand difference of the seats' mean stake, per-hand win flags of the strong side)."""
+    n, options, budget = SMALL[game_id]
+    cls = game_class(game_id)
+    base: Any = make_agent(game_id, "normal")
+    diffs: list[float] = []
+    wins: list[float] = []
+    for deal in range(deals):
+        for rot in range(2):
+            strong_seats = {rot, rot + 2}
+            agents: list[Agent] = [
+                StrongAgent(game_id, base, budget) if s in strong_seats else RandomAgent() for s in range(n)
+            ]
+            game: Game = cls(n, options, derive_seed(7, game_id, deal))  # type: ignore[call-arg]
+            step = 0
+            while not game.is_over:
+                seat = game.to_move()[0]
+                rng = random.Random(derive_seed(7, deal, rot, step))
+                game.apply(seat, agents[seat].choose(game.clone(), seat, rng))
+                step += 1
+            for st in game.settlements():
+                pay = st.amounts["stake"]
+                a = sum(pay[s] for s in strong_seats) / 2
+                b = sum(pay[s] for s in range(n) if s not in strong_seats) / (n - 2)
+                diffs.append(a - b)
+                wins.append(1.0 if a > b else 0.5 if a == b else 0.0)
+    return sum(diffs) / len(diffs), wins
+
+
+@pytest.mark.parametrize("game_id", list(SMALL))
+def test_strong_beats_random_on_duplicate_deals(game_id: str) -> None:
+    mean_diff, wins = _duplicate(game_id, 3)
+    assert mean_diff > 0
+    assert sum(wins) / len(wins) >= 0.75, wins
