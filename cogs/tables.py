@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ai.base import agent_levels
 from bot.engine.protocol import Action, GameResult
 from bot.games.registry import GAMES, game_class, renderer
 from bot.render.base import Panel, Section
@@ -33,6 +34,11 @@ from ._components import TableButton, TableSelect, decode_action, embed_of, view
 log = logging.getLogger(__name__)
 
 GAME_COLOURS = {"wizard": 0x5865F2, "mediatore": 0xC0392B, "mighty": 0x16A085, "minchiate": 0x8E44AD}
+LEVEL_HELP = {
+    "easy": "simple greedy play",
+    "normal": "sound heuristic play (default)",
+    "strong": "searches sampled deals (ISMCTS)",
+}
 EPHEMERAL_TTL = 14 * 60  # interaction tokens last 15 minutes; stop editing a fallback hand just before
 
 
@@ -219,6 +225,10 @@ class TablesCog(commands.Cog, name="Tables"):
         view.add_item(TableButton.make(t.id, "unbot", "Remove computer", row=0))
         view.add_item(TableButton.make(t.id, "start", "Start", style=discord.ButtonStyle.primary, row=1))
         view.add_item(TableButton.make(t.id, "cancel", "Cancel", style=discord.ButtonStyle.danger, row=1))
+        levels = agent_levels(t.game_id)
+        if len(levels) > 1:
+            options = [(f"Add a computer: {lvl}", lvl, LEVEL_HELP.get(lvl)) for lvl in levels]
+            view.add_item(TableSelect.make(t.id, "addbot", 0, "", "Add a computer of a chosen level…", options, row=2))
         return panel, view
 
     async def _render_table_message(self, t: Table) -> None:
@@ -377,6 +387,9 @@ class TablesCog(commands.Cog, name="Tables"):
             await interaction.response.edit_message(content="You left; the computer plays your seat.", view=None)
         elif op == "bot":
             await svc.add_computer(tid, uid)
+            await interaction.response.defer()
+        elif op == "addbot":
+            await svc.add_computer(tid, uid, values[0] if values else None)
             await interaction.response.defer()
         elif op == "unbot":
             await svc.remove_computer(tid, uid)

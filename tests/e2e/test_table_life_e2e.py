@@ -1,0 +1,78 @@
+"""A table's life beyond the happy path: turn timers, taking a seat back, computer levels, 429s."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+from fakediscord import FakeDiscord
+
+from .driver import Player, game_over, play_until, quiesce, start_bot, stop_bot, table_message
+
+
+async def test_timeout_computer_takes_over_and_player_comes_back(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    bot, task = await start_bot(fake, tmp_path / "t.db", dev_guild=guild.id)
+    try:
+        await (await alice.slash(channel, "wizard new", rounds="3-5", turn_timer=30)).reply()
+        lobby = await fake.wait_for_message(channel, lambda m: m.buttons())
+        await (await bob.click(lobby, label="Join")).ack()
+        # a computer of a chosen level, from the lobby's select menu
+        await (await alice.select(lobby, ["easy"], placeholder="Add a computer of a chosen level…")).ack()
+        await fake.wait_for(lambda: "(easy)" in fake.message(lobby.id).text())
+        await (await alice.click(lobby, label="Start")).ack()
+        assert bot.tables is not None
+        table = next(iter(bot.tables.tables.values()))
+        assert table.turn_timeout == 30 and table.seats[2].ai_level == "easy"
+
+        players = {u.id: Player(fake, u, random.Random(u.id)) for u in (alice, bob)}
+        waiting = await fake.wait_for(lambda: next((p for p in players.values() if p.can_act()), None))
+        await quiesce(bot)
+        version = table.version
+        # The clock runs out (the bot's timer task calls tick() every second; here we call it directly).
+        assert await bot.tables.tick(time.monotonic() + 31) == [table.id]
+        await fake.wait_for_message(channel, lambda m: "ran out of time" in m.text() and waiting.user.name in m.text())
+        await fake.wait_for(lambda: table.version > version)  # the computer played for them
+        seat = table.seat_of(waiting.user.id)
+        assert seat is not None and table.seats[seat].away
+        await quiesce(bot)
+        assert any(b["label"] == "I'm back" for b in (table_message(fake, channel) or lobby).buttons())
+        dm = waiting.panel()
+        assert dm is not None and "computer is playing for you" in dm.text()
+        back = await waiting.user.click(dm, label="I'm back")
+        assert "Welcome back" in (await back.reply()).text()
+        assert not table.seats[seat].away
+        await play_until(fake, list(players.values()), lambda: game_over(fake, channel))
+        fake.assert_clean()
+    finally:
+        await stop_bot(bot, task)
+
+
+async def test_game_survives_rate_limits(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """Discord answers 429 to bursts it did not announce; discord.py retries and the game goes on."""
+    fake = fake_discord
+    fake.set_rate_limit(3, 1.0, advertise=False)
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    bot, task = await start_bot(fake, tmp_path / "t.db", dev_guild=guild.id)
+    try:
+        await (await alice.slash(channel, "wizard new", rounds="1-2")).reply()
+        lobby = await fake.wait_for_message(channel, lambda m: m.buttons())
+        await (await bob.click(lobby, label="Join")).ack()
+        await (await alice.click(lobby, label="Add computer")).ack()
+        await (await alice.click(lobby, label="Add computer")).ack()
+        await (await alice.click(lobby, label="Start")).ack()
+        players = [Player(fake, u, random.Random(u.id)) for u in (alice, bob)]
+        await play_until(fake, players, lambda: game_over(fake, channel))
+        assert fake.rate_limited > 0
+        assert bot.db is not None
+        rows = await bot.db.fetchall("SELECT COUNT(*) FROM settlements")
+        assert rows[0][0] == 1
+        assert not fake.late_acks
+    finally:
+        await stop_bot(bot, task)
