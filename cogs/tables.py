@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import logging
 import re
@@ -133,8 +134,8 @@ class TablesCog(commands.Cog, name="Tables"):
             for seat, s in enumerate(t.seats):
                 if s.user_id is not None:
                     self._schedule_private(t, seat)
-        for s in u.settlements:
-            text = renderer(t.game_id).settlement_text(s, t.names)
+        for settled in u.settlements:
+            text = renderer(t.game_id).settlement_text(settled, t.names)
             await self._post(t.channel_id, text)
         for notice in u.notices:
             await self._post(t.channel_id, notice)
@@ -247,7 +248,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 return
             except discord.NotFound:
                 pass  # deleted by someone: post a fresh one
-        msg = await channel.send(embed=embed, view=view)
+        msg = await channel.send(embed=embed, **_view_kw(view))
         self._rendered[key] = digest
         await self.service.set_message(t.id, "table", msg.id)
 
@@ -300,7 +301,7 @@ class TablesCog(commands.Cog, name="Tables"):
                     return
                 except discord.NotFound:
                     pass
-            msg = await channel.send(embed=embed, view=view)
+            msg = await channel.send(embed=embed, **_view_kw(view))
             self._rendered[key] = digest
             await self.service.set_message(t.id, f"dm:{seat}", msg.id)
         except discord.Forbidden:
@@ -541,11 +542,11 @@ class TablesCog(commands.Cog, name="Tables"):
     async def restore(self) -> None:
         """Re-render every open table after a restart (controls are persistent; this refreshes them)."""
         for t in list(self.service.tables.values()):
-            self.outbox.schedule(("table", t.id), lambda t=t: self._render_table_message(t))
+            self.outbox.schedule(("table", t.id), functools.partial(self._render_table_message, t))
             if t.game is not None:
                 for seat, s in enumerate(t.seats):
                     if s.user_id is not None and not t.messages.get(f"dmx:{seat}"):
-                        self.outbox.schedule(("dm", t.id, seat), lambda t=t, seat=seat: self._render_dm(t, seat))
+                        self.outbox.schedule(("dm", t.id, seat), functools.partial(self._render_dm, t, seat))
 
 
 # ==================================================================== helpers
@@ -575,6 +576,11 @@ def _standings(t: Table) -> GameResult | None:
     currency = next((c for c in ("stake", "resto", "point") if c in settled[0].amounts), "point")
     totals = [sum(s.amounts.get(currency, (0,) * len(t.seats))[i] for s in settled) for i in range(len(t.seats))]
     return GameResult.from_totals(currency, totals)
+
+
+def _view_kw(view: discord.ui.View | None) -> dict[str, Any]:
+    """``send`` takes no ``view=None``; pass the argument only when there are components."""
+    return {} if view is None else {"view": view}
 
 
 def _confirm(tid: int, op: str, label: str) -> discord.ui.View:

@@ -81,7 +81,7 @@ def _matching(
         if not augment(c, set()):
             raise NoConsistentDeal(f"no place can take {c}")
     out: dict[K, list[str]] = {p: [] for p in capacities}
-    for i, c in enumerate(owner):
-        assert c is not None
-        out[slots[i]].append(c)
+    for i, card in enumerate(owner):
+        assert card is not None
+        out[slots[i]].append(card)
     return out

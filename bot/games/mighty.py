@@ -515,8 +515,7 @@ class MightyGame(Game):
 
     def _apply_contract(self, action: Action) -> None:
         n, t = action.get("n"), action.get("trump")
-        ok = isinstance(n, int) and not isinstance(n, bool) and isinstance(t, str)
-        if not ok or not self._change_allowed(n, t):  # type: ignore[arg-type]
+        if not isinstance(n, int) or isinstance(n, bool) or not isinstance(t, str) or not self._change_allowed(n, t):
             raise IllegalAction("That contract change is not allowed.")
         assert self._bid is not None
         self._contract = (n, t)

@@ -181,9 +181,9 @@ class MinchiateGame(Game):
             self._exposed[s] = card
             self._push({"kind": "exposed", "seat": s, "card": card})
         for s in order:
-            card = self._exposed[s]
-            assert card is not None
-            self._score(team_of(s), POINTS[card], "exposed card", seat=s, cards=[card])
+            shown = self._exposed[s]
+            assert shown is not None
+            self._score(team_of(s), POINTS[shown], "exposed card", seat=s, cards=[shown])
         self._hands[cutter].extend(robbed)
         fola = P[pos:]
         # §3.5: the dealer robs from the top of the Fola
@@ -766,9 +766,9 @@ class MinchiateGame(Game):
         out: dict[str, int] = {}
         for c in self._robbed_cut:
             out[c] = self.cutter
-        for s, c in enumerate(self._exposed):
-            if c is not None:
-                out[c] = s
+        for s, shown in enumerate(self._exposed):
+            if shown is not None:
+                out[shown] = s
         for c in self._robbed_deal + self._taken:
             out[c] = self._dealer
         for s, combos in enumerate(self._declared):
