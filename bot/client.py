@@ -17,10 +17,19 @@ from bot.config import Settings
 from bot.db import Database
 from bot.ledger import Ledger
 from bot.tables.service import TableError, TableService
+from bot.tournaments import TournamentError
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.tables", "cogs.wizard", "cogs.mediatore", "cogs.mighty", "cogs.minchiate", "cogs.ledger")
+COGS = (
+    "cogs.tables",
+    "cogs.wizard",
+    "cogs.mediatore",
+    "cogs.mighty",
+    "cogs.minchiate",
+    "cogs.ledger",
+    "cogs.tournament",
+)
 
 
 class TavoloTree(app_commands.CommandTree["TavoloBot"]):
@@ -28,7 +37,7 @@ class TavoloTree(app_commands.CommandTree["TavoloBot"]):
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
-        if isinstance(original, TableError):
+        if isinstance(original, (TableError, TournamentError)):
             text = str(original)
         elif isinstance(error, app_commands.CheckFailure):
             text = "You can't use that command here."

@@ -261,7 +261,9 @@ class Ratings:
             cur = state.get((guild_id, game, uid))
             return model.rating(mu=cur[0], sigma=cur[1]) if cur else model.rating()
 
-        new = model.rate([[rating_of(seats[s].user_id) for s in team] for team in teams], ranks=ranks)
+        new = model.rate(
+            [[rating_of(seats[s].user_id) for s in team] for team in teams], ranks=[float(r) for r in ranks]
+        )
         best = min(ranks)
         done: set[int] = set()
         for team, new_team, rank in zip(teams, new, ranks, strict=True):

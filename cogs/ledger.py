@@ -155,9 +155,9 @@ class LedgerCog(commands.Cog, name="Ledger"):
                 interaction.guild_id,
                 game=game,
                 currency=currency,
-                season=season,
+                season=season,  # type: ignore[arg-type]
                 by=by,
-                limit=10,  # type: ignore[arg-type]
+                limit=10,
             )
             lines = [
                 f"{medals.get(i, f'{i + 1}.')} <@{r.user_id}> — {r.total:+d} {currency}"

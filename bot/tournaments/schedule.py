@@ -61,9 +61,9 @@ class History:
                 self.met[pair(a, b)] += 1
             if teams and len(seats) == 4:
                 for x, y in ((0, 2), (1, 3)):
-                    a, b = seats[x], seats[y]
-                    if a is not None and b is not None:
-                        self.partners[pair(a, b)] += 1
+                    p, q = seats[x], seats[y]
+                    if p is not None and q is not None:
+                        self.partners[pair(p, q)] += 1
         for u in byes:
             self.byes[u] += 1
 

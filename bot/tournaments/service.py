@@ -609,10 +609,12 @@ class TournamentService:
             if away:
                 async with self.db.transaction() as conn:
                     for uid in away:
+                        # A withdrawn player's seat is computer-played by design: flagged "withdrawn", not AFK.
                         await conn.execute(
                             "INSERT OR IGNORE INTO tournament_flags (tournament_id, user_id, round, flag)"
-                            " VALUES (?,?,?,?)",
-                            (tid, uid, t.current_round, "afk"),
+                            " SELECT ?, ?, ?, 'afk' WHERE NOT EXISTS (SELECT 1 FROM tournament_players"
+                            " WHERE tournament_id = ? AND user_id = ? AND status = 'withdrawn')",
+                            (tid, uid, t.current_round, tid, uid),
                         )
         if u.settlements or u.kind == "seats":
             await self._notify(TournamentUpdate(t, "standings"))

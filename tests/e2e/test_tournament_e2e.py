@@ -1,6 +1,7 @@
-"""A whole tournament through the fake Discord: 8 users sign up with buttons, 2 rounds of Wizard on two
+"""Whole tournaments through the fake Discord: 8 users sign up with buttons, 2 rounds of Wizard on two
 tables each (every table in its own thread), live standings, the podium; then ratings, profiles and the
-admin ledger commands (adjust with a reason, export, season close with a confirmation).
+admin ledger commands (adjust with a reason, export, season close with a confirmation). A second test runs
+Mediatore with computer fill across two bot restarts (sign-up buttons, threads and standings survive).
 
 In-process like the Wizard e2e test; the bot runs with ``cogs.tournament`` added to its cogs.
 """
@@ -31,6 +32,15 @@ async def start_bot(fake: FakeDiscord, db: Path, dev_guild: int) -> tuple[Tavolo
     return bot, task
 
 
+async def settle(bot: TavoloBot) -> None:
+    """Wait for computer moves, round changes and every pending message edit (tables and tournaments)."""
+    cog: Any = bot.get_cog("Tournament")
+    for _ in range(3):
+        await quiesce(bot)
+        await bot.tournaments.idle()  # type: ignore[attr-defined]
+        await cog.outbox.drain()
+
+
 async def test_eight_players_two_rounds_of_wizard(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
     guild = fake.add_guild("Club")
@@ -57,7 +67,10 @@ async def test_eight_players_two_rounds_of_wizard(fake_discord: FakeDiscord, tmp
 
         service: Any = bot.tournaments  # type: ignore[attr-defined]
         t = next(iter(service.tournaments.values()))
-        await fake.wait_for(lambda: len(bot.tables.tables) == 2)  # type: ignore[union-attr]
+        await fake.wait_for(
+            lambda: sum(tb.status == "running" for tb in bot.tables.tables.values()) == 2,  # type: ignore[union-attr]
+            poll=0.05,
+        )
         threads = [fake.channel(tb.channel_id) for tb in bot.tables.tables.values()]  # type: ignore[union-attr]
         assert all(th.is_thread for th in threads)
         for th in threads:  # each table's thread names its players
@@ -70,7 +83,7 @@ async def test_eight_players_two_rounds_of_wizard(fake_discord: FakeDiscord, tmp
 
         clicks = await play_until(fake, players, podium, max_clicks=500)
         assert clicks >= 16  # 8 players x (1 bid + 1 card) x 2 rounds
-        await quiesce(bot)
+        await settle(bot)
         assert t.status == "finished"
 
         # the live standings message was edited in place, never re-posted
@@ -116,7 +129,7 @@ async def test_eight_players_two_rounds_of_wizard(fake_discord: FakeDiscord, tmp
         fake.assert_clean()
         assert not fake.late_acks
     finally:
-        await bot.get_cog("Tournament").outbox.drain()  # type: ignore[union-attr]
+        await settle(bot)
         await stop_bot(bot, task)
 
 
@@ -124,7 +137,7 @@ async def test_restart_keeps_signup_buttons_threads_and_standings(fake_discord: 
     fake = fake_discord
     guild = fake.add_guild("Club")
     channel = fake.add_channel(guild, "tournament")
-    users = [fake.add_user(n) for n in ("ann", "ben", "cid", "dot")]
+    users = [fake.add_user(n) for n in ("ann", "ben", "cid")]
     db = tmp_path / "t.db"
 
     def threads() -> list[Any]:
@@ -132,11 +145,14 @@ async def test_restart_keeps_signup_buttons_threads_and_standings(fake_discord: 
 
     bot, task = await start_bot(fake, db, guild.id)
     try:
-        await (await users[0].slash(channel, "tournament create", game="wizard", rounds=2, hands_per_round=2)).reply()
+        # Mediatore with 3 players: each round one table of 4, the fourth seat a computer
+        await (
+            await users[0].slash(channel, "tournament create", game="mediatore", rounds=2, hands_per_round=1)
+        ).reply()
         signup = await fake.wait_for_message(channel, lambda m: any(b["label"] == "Join" for b in m.buttons()))
         await (await users[1].click(signup, label="Join")).reply()
     finally:
-        await bot.get_cog("Tournament").outbox.drain()  # type: ignore[union-attr]
+        await settle(bot)
         await stop_bot(bot, task)
 
     bot, task = await start_bot(fake, db, guild.id)
@@ -146,12 +162,17 @@ async def test_restart_keeps_signup_buttons_threads_and_standings(fake_discord: 
             reply = await (await u.click(signup, label="Join")).reply(timeout=15)
             assert "signed up" in reply.text()
         await (await users[0].click(signup, label="Start")).ack()
-        await fake.wait_for(lambda: len(threads()) == 1)  # 4 players: one Wizard table of 4
+        svc: Any = bot.tables
+        table = await fake.wait_for(
+            lambda: next((tb for tb in svc.tables.values() if tb.status == "running"), None), poll=0.05
+        )
+        assert len(threads()) == 1
+        assert sum(1 for seat in table.seats if seat.is_computer) == 1
         players = [Player(fake, u, random.Random(i)) for i, u in enumerate(users)]
         await play_until(fake, players, lambda: False, stop_after=3)
-        await quiesce(bot)
+        await settle(bot)
     finally:
-        await bot.get_cog("Tournament").outbox.drain()  # type: ignore[union-attr]
+        await settle(bot)
         await stop_bot(bot, task)
     standings_id = next(m.id for m in fake.channel_messages(channel) if "— standings" in m.text())
 
@@ -162,15 +183,15 @@ async def test_restart_keeps_signup_buttons_threads_and_standings(fake_discord: 
             return any("final podium" in m.text() for m in fake.channel_messages(channel))
 
         await play_until(fake, players, podium, max_clicks=500)
-        await quiesce(bot)
+        await settle(bot)
         assert len(threads()) == 2  # round 1's thread was not opened twice; round 2 got its own
         standings = [m for m in fake.channel_messages(channel) if "— standings" in m.text()]
         assert [m.id for m in standings] == [standings_id] and "final" in standings[0].text()
         rows = await bot.db.fetchall(  # type: ignore[union-attr]
-            "SELECT user_id, SUM(played) FROM entries WHERE currency = 'point' AND is_bot = 0 GROUP BY user_id"
+            "SELECT user_id, SUM(played) FROM entries WHERE currency = 'stake' AND is_bot = 0 GROUP BY user_id"
         )
         assert {int(r[0]): int(r[1]) for r in rows} == {u.id: 2 for u in users}
         fake.assert_clean()
     finally:
-        await bot.get_cog("Tournament").outbox.drain()  # type: ignore[union-attr]
+        await settle(bot)
         await stop_bot(bot, task)

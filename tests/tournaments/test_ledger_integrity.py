@@ -101,7 +101,7 @@ async def test_restart_replay_books_nothing_twice(tmp_path: Path) -> None:
         seat = t.game.to_move()[0]
         assert t.seats[seat].user_id == 7
         await svc.act(t.id, 7, rng.choice(t.game.legal_actions(seat)), t.version)
-    assert t.status == "running" and len(t.game.settlements()) == 1
+    assert t.status == "running" and t.game is not None and len(t.game.settlements()) == 1
     n_before = await db.fetchone("SELECT COUNT(*) FROM settlements")
     await db.close()
     db2 = await Database.open(path)

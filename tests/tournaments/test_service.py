@@ -13,7 +13,7 @@ from bot.db import Database
 from bot.ledger import Ledger
 from bot.ratings import Ratings
 from bot.tables.service import TableService
-from bot.tournaments import RoundTable, Tournament, TournamentError, TournamentService
+from bot.tournaments import GuildConfig, GuildSettings, RoundTable, Tournament, TournamentError, TournamentService
 from bot.tournaments.service import table_options
 
 GUILD, CHANNEL = 5000, 6000
@@ -158,7 +158,7 @@ async def test_withdraw_and_afk_are_flagged_and_not_drawn_again() -> None:
     r2 = await svc.round_tables(t.id, 2)
     assert all(2 not in rt.seats for rt in r2)
     standings = {s.user_id: s for s in await svc.standings(t.id)}
-    assert standings[2].withdrawn and standings[2].tables == 1
+    assert standings[2].withdrawn and standings[2].tables == 1 and not standings[2].afk
     assert any(s.afk for s in standings.values())
     await svc.db.close()
 
@@ -253,3 +253,31 @@ def test_table_options_per_game() -> None:
     assert table_options(med, 4) == {"stake": 2, "hands": 3}
     minc = Tournament(id=1, game="minchiate", hands_per_round=4, options={}, **base)  # type: ignore[arg-type]
     assert table_options(minc, 4) == {"deals_per_game": 4}
+
+
+async def test_guild_settings_roles() -> None:
+    db = await Database.open(":memory:")
+    settings = GuildSettings(db)
+    assert await settings.get(GUILD) == GuildConfig(GUILD)
+    await settings.set(GUILD, 1, organiser_role_id=77)
+    cfg = await settings.set(GUILD, 1, admin_role_id=88)
+    assert (cfg.organiser_role_id, cfg.admin_role_id) == (77, 88)  # setting one keeps the other
+    assert await settings.get(GUILD + 1) == GuildConfig(GUILD + 1)  # per guild
+    assert await settings.set(GUILD, 1, clear=True) == GuildConfig(GUILD)
+    await db.close()
+
+
+async def test_standings_tie_breaks() -> None:
+    svc, _, _ = await make()
+    t = await signup(svc, 4, game="mediatore", rounds=1, hands_per_round=2, stake=1)
+    await svc.start(t.id, 1)
+    await play_all(svc, t.id, random.Random(11))
+    rows = await svc.standings(t.id)
+    keys = [(-s.score, -s.tables_won, -s.hands_won, s.joined_seq) for s in rows]
+    assert keys == sorted(keys)
+    assert sum(s.score for s in rows) == 0  # stakes: zero-sum over the tournament
+    assert sum(1 for s in rows if s.tables_won) >= 1
+    for a, b in itertools.pairwise(rows):  # equal keys share a rank; otherwise ranks grow
+        same = (a.score, a.tables_won, a.hands_won) == (b.score, b.tables_won, b.hands_won)
+        assert (b.rank == a.rank) if same else (b.rank > a.rank)
+    await svc.db.close()
