@@ -9,13 +9,17 @@ the cards cancels: in a deal, A sits where B sat in another rotation.
 
 Per game and match-up it prints: the mean paired difference (A's mean per-seat result minus B's, per deal,
 averaged over the rotations) with a 95% CI; the share of hands A's seats won (per-seat mean stake above B's;
-ties count half) with a Wilson 95% CI; contract success per level (Mediatore, Mighty); Wizard bid accuracy
-and first-place share of A; decision times (median / p95 / max, non-forced decisions only) per level.
+ties count half) with a Wilson 95% CI; for Mediatore / Mighty also the "pure-side" hands (declarer and partner
+played by the same agent: A wins if its contract is made or B's is beaten), because with mixed partnerships
+A's seats sit on both sides; contract success per level (Mediatore, Mighty); Wizard bid accuracy and
+first-place share of A; decision times (median / p95 / max, non-forced decisions only) per level. The
+levels are ``random`` (uniform legal moves) and the registered ones (``easy`` = greedy heuristic, ``normal``,
+``strong``); ``--budget`` overrides a strong budget for experiments.
 
 Usage:
     python bench/ai_ladder.py [--games wizard mediatore mighty minchiate] [--deals 20]
-        [--matchups strong:random strong:easy strong:normal normal:easy] [--seed 1] [--jobs 1]
-        [--wizard-rounds all]
+        [--matchups strong:random strong:easy ...] [--seed 1] [--jobs 1] [--wizard-rounds all]
+        [--budget mediatore.play=200 ...]
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+import os
 import random
 import statistics
 import sys
@@ -71,6 +76,7 @@ class DealResult:
 
     diffs: list[float] = field(default_factory=list)  # per rotation: A mean - B mean
     wins: list[float] = field(default_factory=list)  # per hand: 1 / 0.5 / 0 for A
+    pure: list[float] = field(default_factory=list)  # hands whose declaring side is one agent: 1 if A won
     contracts: dict[str, list[int]] = field(default_factory=dict)  # level -> [made, played]
     bids: list[int] = field(default_factory=lambda: [0, 0])  # Wizard: A's exact bids, rounds
     first: list[float] = field(default_factory=list)  # Wizard: A first (ties share)
@@ -111,7 +117,7 @@ def _score(game_id: str, game: Game, a_seats: tuple[int, ...], levels: list[str]
     total_a = total_b = 0.0
     for st in game.settlements():
         cur = "resto" if game_id == "minchiate" else "point" if game_id == "wizard" else "stake"
-        amounts = st.amounts[cur]
+        amounts: tuple[float, ...] = tuple(st.amounts[cur])
         if game_id == "minchiate":
             diff = float(st.summary.get("final_diff", 0))
             amounts = tuple(diff if s % 2 == 0 else -diff for s in range(n))  # points, finer than resti
@@ -124,8 +130,17 @@ def _score(game_id: str, game: Game, a_seats: tuple[int, ...], levels: list[str]
         decl = st.summary.get("bidder", st.summary.get("declarer"))
         if game_id in ("mediatore", "mighty") and decl is not None:
             rec = out.contracts.setdefault(levels[decl], [0, 0])
-            rec[0] += bool(st.summary.get("made"))
+            made = bool(st.summary.get("made"))
+            rec[0] += made
             rec[1] += 1
+            # With mixed partnerships (a random declarer calling an A seat as friend) "A's seats" are on both
+            # sides; the pure hands (declarer and partner played by the same agent) measure the sides cleanly.
+            side = st.summary.get("bidder_side") or [decl, st.summary.get("friend")]
+            side = [s for s in side if s is not None]
+            side_a = {s in a_seats for s in side}
+            if len(side_a) == 1:
+                declarer_is_a = side_a.pop()
+                out.pure.append(1.0 if made == declarer_is_a else 0.0)
         if game_id == "wizard":
             a = a_seats[0]
             bids = st.summary["bids"]
@@ -175,6 +190,7 @@ def run(game_id: str, a: str, b: str, deals: int, seed: int, jobs: int, wizard_r
         results = [play_deal(*x) for x in args]
     paired = [statistics.fmean(r.diffs) for r in results]
     wins = [w for r in results for w in r.wins]
+    pure = [w for r in results for w in r.pure]
     contracts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     times: dict[str, list[float]] = defaultdict(list)
     bids = [0, 0]
@@ -192,6 +208,7 @@ def run(game_id: str, a: str, b: str, deals: int, seed: int, jobs: int, wizard_r
         "paired": mean_ci(paired),
         "wins": wilson(sum(wins), len(wins)),
         "hands": len(wins),
+        "pure": (wilson(sum(pure), len(pure)), len(pure)) if pure else None,
         "contracts": dict(contracts),
         "times": {lv: _pct(ts) for lv, ts in times.items()},
         "bids": wilson(bids[0], bids[1]) if bids[1] else None,
@@ -207,6 +224,9 @@ def report(game_id: str, a: str, b: str, res: dict[str, Any]) -> None:
     print(f"{game_id:9s} {a:>6s} vs {b:<6s} deals={res['deals']:3d}  paired diff {m:+8.2f} ± {h:6.2f} {unit}")
     what = "first place (A seat)" if game_id == "wizard" else "hands won by A side"
     print(f"{'':9s}   {what}: {100 * p:5.1f}%  [{100 * lo:5.1f}, {100 * hi:5.1f}]  (n={res['hands']})")
+    if res["pure"]:
+        (pp, plo, phi), pn = res["pure"]
+        print(f"{'':9s}   pure-side hands won by A: {100 * pp:5.1f}%  [{100 * plo:5.1f}, {100 * phi:5.1f}]  (n={pn})")
     if res["bids"]:
         bp, blo, bhi = res["bids"]
         fp, flo, fhi = res["first"]
@@ -225,6 +245,10 @@ def report(game_id: str, a: str, b: str, res: dict[str, Any]) -> None:
 
 
 def main() -> None:
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        # Some heuristics break ties by iterating a set of card strings, whose order depends on the per-process
+        # string hash seed: fix it so that a run is exactly reproducible.
+        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", nargs="*", default=list(SEATS))
     parser.add_argument("--deals", type=int, default=20)
@@ -249,7 +273,7 @@ def main() -> None:
         game_id, _, fld = name.partition(".")
         old = strong.BUDGETS[game_id]
         typ = type(getattr(old, fld))
-        val = value.lower() in ("1", "true", "yes") if typ is bool else typ(value)
+        val: Any = value.lower() in ("1", "true", "yes") if typ is bool else typ(value)
         strong.BUDGETS[game_id] = dataclasses.replace(old, **{fld: val})
     print("strong budgets:", {g: dataclasses.asdict(b) for g, b in strong.BUDGETS.items() if g in args.games})
     for game_id in args.games:

@@ -7,14 +7,17 @@ import contextlib
 import hashlib
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ai_runner import AgentRunner
 from bot.config import Settings
 from bot.db import Database
+from bot.engine.protocol import Action
 from bot.ledger import Ledger
 from bot.tables.service import TableError, TableService
 from bot.tournaments import TournamentError
@@ -65,12 +68,16 @@ class TavoloBot(commands.Bot):
         self.db: Database | None = None
         self.ledger: Ledger | None = None
         self.tables: TableService | None = None
+        self.agent_runner: AgentRunner | None = None
         self._timer_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
         self.ledger = Ledger(self.db)
-        self.tables = TableService(self.db, self.ledger, default_timeout=self.settings.turn_timeout)
+        self.agent_runner = AgentRunner(self.settings.ai_workers)
+        self.tables = TableService(
+            self.db, self.ledger, default_timeout=self.settings.turn_timeout, agent_runner=self._run_agent
+        )
         for name in self.cog_modules:
             await self.load_extension(name)
         await self._sync_commands()
@@ -80,6 +87,14 @@ class TavoloBot(commands.Bot):
             await tables_cog.restore()
         log.info("restored %d open table(s)", len(restored))
         self._timer_task = asyncio.create_task(self._timers(), name="turn-timers")
+
+    async def _run_agent(self, fn: Callable[..., Action], *args: Any) -> Action:
+        """Searching (strong) computer players run in worker processes so they never hold the event loop's
+        GIL; the heuristic levels take milliseconds and run in a thread."""
+        agent = getattr(fn, "__self__", None)
+        if self.agent_runner is not None and getattr(agent, "level", "") == "strong":
+            return await self.agent_runner(fn, *args)
+        return await asyncio.to_thread(fn, *args)
 
     async def _sync_commands(self) -> None:
         """Sync the command tree only when it changed since the last sync (Discord rate-limits syncs)."""
@@ -123,5 +138,7 @@ class TavoloBot(commands.Bot):
         await super().close()
         if self.tables is not None:
             await self.tables.idle()
+        if self.agent_runner is not None:
+            self.agent_runner.shutdown()
         if self.db is not None:
             await self.db.close()

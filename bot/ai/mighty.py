@@ -187,7 +187,8 @@ class MightyAgent:
         lt = v.get("last_trick")
         if lt:
             seen.update(c for _, c in lt["plays"])
-        cards = {a["card"] for a in acts}
+        # a sorted list, not a set: iteration order must not depend on PYTHONHASHSEED (ties are common)
+        cards = sorted({a["card"] for a in acts})
 
         if not plays:
             return self._lead(v, acts, cards, trump, mighty, idx, role, seen)
@@ -256,7 +257,7 @@ class MightyAgent:
         self,
         v: dict[str, Any],
         acts: list[Action],
-        cards: set[str],
+        cards: list[str],
         trump: str,
         mighty: str,
         idx: int,

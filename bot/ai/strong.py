@@ -181,6 +181,9 @@ class Budget:
     #: card play: "ismcts" (tree search) or "flat" (every legal card evaluated on the same sampled deals by
     #: heuristic playouts - a one-step policy improvement of the heuristic; ``play`` playouts in total)
     play_mode: str = "ismcts"
+    #: flat mode: a card replaces the heuristic's own only if its mean reward is higher by this much (with many
+    #: legal cards each gets few samples, and the best of many noisy means is optimistic)
+    play_margin: float = 0.0
 
 
 #: iteration budgets of the strong level, chosen to meet the speed targets on one core (see README)
@@ -188,7 +191,7 @@ BUDGETS: dict[str, Budget] = {
     "wizard": Budget(play=200, agent_rollouts=False, declare_samples=8),
     "mediatore": Budget(play=120, agent_rollouts=True, declare_samples=24, margin=0.08, play_mode="flat"),
     "mighty": Budget(play=100, agent_rollouts=True, declare_samples=20, margin=0.08, play_mode="flat"),
-    "minchiate": Budget(play=100, agent_rollouts=True, declare_samples=0, play_mode="flat"),
+    "minchiate": Budget(play=100, agent_rollouts=True, declare_samples=0, play_mode="flat", play_margin=0.05),
 }
 
 
@@ -306,7 +309,13 @@ class StrongAgent:
         if actions[0]["type"] == "play":
             if self.budget.play_mode == "flat":
                 samples = max(3, self.budget.play // len(actions))
-                best, _ = simulate_choice(game, seat, rng, actions, self.spec, self._playout_agent(), samples)
+                cands = actions
+                if self.budget.play_margin > 0:
+                    first = self.base.choose(game, seat, rng)
+                    cands = [first, *(a for a in actions if a != first)]
+                best, _ = simulate_choice(
+                    game, seat, rng, cands, self.spec, self._playout_agent(), samples, self.budget.play_margin
+                )
                 return best
             return ismcts(game, seat, rng, self.spec, self.budget.play).action
         base_choice = self.base.choose(game, seat, rng)

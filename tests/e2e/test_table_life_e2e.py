@@ -76,3 +76,23 @@ async def test_game_survives_rate_limits(fake_discord: FakeDiscord, tmp_path: Pa
         assert not fake.late_acks
     finally:
         await stop_bot(bot, task)
+
+
+async def test_strong_computer_plays_from_a_worker_process(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    alice = fake.add_user("alice")
+    bot, task = await start_bot(fake, tmp_path / "t.db", dev_guild=guild.id)
+    try:
+        await (await alice.slash(channel, "wizard new", rounds="1-2")).reply()
+        lobby = await fake.wait_for_message(channel, lambda m: m.buttons())
+        for _ in range(2):
+            await (await alice.select(lobby, ["strong"], placeholder="Add a computer of a chosen level…")).ack()
+        await fake.wait_for(lambda: fake.message(lobby.id).text().count("(strong)") == 2)
+        await (await alice.click(lobby, label="Start")).ack()
+        await play_until(fake, [Player(fake, alice, random.Random(5))], lambda: game_over(fake, channel))
+        assert bot.agent_runner is not None and bot.agent_runner.uses_processes
+        assert not fake.late_acks
+    finally:
+        await stop_bot(bot, task)
