@@ -237,6 +237,20 @@ class FakeDiscord:
         self.notify()
         return guild
 
+    def add_role(self, guild: st.Guild, name: str) -> int:
+        """A new role in ``guild`` (no permissions of its own); returns its id."""
+        role_id = self.world.ids.next()
+        guild.roles[role_id] = name
+        data = {"guild_id": str(guild.id), "role": guild.role_payload(role_id, name)}
+        self.gateway.dispatch("GUILD_ROLE_CREATE", data, intent=st.INTENT_GUILDS)
+        self.notify()
+        return role_id
+
+    def give_role(self, guild: st.Guild, user: FakeUser, role_id: int) -> None:
+        """Gives ``user`` the role; interactions from now on carry it in their member payload."""
+        guild.members[user.id].roles.append(role_id)
+        self.notify()
+
     def add_channel(self, guild: st.Guild, name: str) -> st.Channel:
         channel = self.world.new_channel(st.CH_GUILD_TEXT, name, guild_id=guild.id)
         self.gateway.dispatch("CHANNEL_CREATE", channel.payload(self.world), intent=st.INTENT_GUILDS)

@@ -117,11 +117,12 @@ class Member:
     user: User
     permissions: int
     joined_at: str = field(default_factory=iso_now)
+    roles: list[int] = field(default_factory=list)  # role ids besides @everyone
 
     def payload(self, *, with_permissions: bool = False) -> JSON:
         data: JSON = {
             "user": self.user.payload(),
-            "roles": [],
+            "roles": [str(r) for r in self.roles],
             "joined_at": self.joined_at,
             "deaf": False,
             "mute": False,
@@ -217,6 +218,11 @@ class Guild:
     members: dict[int, Member] = field(default_factory=dict)
     channel_ids: list[int] = field(default_factory=list)
     created_at: str = field(default_factory=iso_now)
+    roles: dict[int, str] = field(default_factory=dict)  # extra roles: id -> name
+
+    def role_payload(self, role_id: int, name: str) -> JSON:
+        """A plain role (no permissions of its own), e.g. an organiser role a bot setting refers to."""
+        return {**self.everyone_role(), "id": str(role_id), "name": name, "permissions": "0", "position": 1}
 
     def everyone_role(self) -> JSON:
         # The @everyone role shares the guild's id, as on Discord.
@@ -249,7 +255,7 @@ class Guild:
             "verification_level": 0,
             "default_message_notifications": 0,
             "explicit_content_filter": 0,
-            "roles": [self.everyone_role()],
+            "roles": [self.everyone_role(), *(self.role_payload(i, n) for i, n in self.roles.items())],
             "emojis": [],
             "stickers": [],
             "features": [],
