@@ -44,3 +44,13 @@ def parse_rounds(text: str | None) -> str | list[int] | None:
     except ValueError:
         raise ValueError("rounds must be `all`, a range like `1-5`, or a list like `1,2,3`.") from None
     return out
+
+
+def manages_or_has_role(interaction: discord.Interaction[Any], role_id: int | None) -> bool:
+    """Server managers always pass; otherwise the member must hold ``role_id`` (a configured role)."""
+    perms = interaction.permissions
+    if perms is not None and perms.manage_guild:
+        return True
+    if interaction.guild_id is None or role_id is None:
+        return False
+    return role_id in {r.id for r in getattr(interaction.user, "roles", [])}

@@ -26,6 +26,8 @@ from bot.ratings import Profile, Ratings
 from bot.tables.service import TableUpdate
 from bot.tournaments import GuildSettings
 
+from ._game import manages_or_has_role
+
 log = logging.getLogger(__name__)
 
 #: What a game's leaderboard ranks by default: Wizard keeps scores, Minchiate resti, the others stakes.
@@ -190,14 +192,10 @@ class LedgerCog(commands.Cog, name="Ledger"):
 
     # ============================================================== admin: adjustments, seasons, roles
     async def is_admin(self, interaction: discord.Interaction[Any]) -> bool:
-        perms = interaction.permissions
-        if perms is not None and perms.manage_guild:
-            return True
         if interaction.guild_id is None:
             return False
         cfg = await self.settings.get(interaction.guild_id)
-        roles = {r.id for r in getattr(interaction.user, "roles", [])}
-        return cfg.admin_role_id is not None and cfg.admin_role_id in roles
+        return manages_or_has_role(interaction, cfg.admin_role_id)
 
     @ledger_group.command(name="adjust", description="Admins: add a correction entry (a reason is required)")
     @app_commands.describe(

@@ -32,7 +32,7 @@ from bot.tournaments import (
 )
 from bot.tournaments.service import PRIMARY_CURRENCY
 
-from ._game import parse_rounds
+from ._game import manages_or_has_role, parse_rounds
 from .tables import Outbox
 
 log = logging.getLogger(__name__)
@@ -140,14 +140,10 @@ class TournamentCog(commands.Cog, name="Tournament"):
 
     # ============================================================== permissions
     async def _can_manage(self, interaction: discord.Interaction[Any]) -> bool:
-        perms = interaction.permissions
-        if perms is not None and perms.manage_guild:
-            return True
         if interaction.guild_id is None:
             return False
         cfg = await self.settings.get(interaction.guild_id)
-        roles = {r.id for r in getattr(interaction.user, "roles", [])}
-        return cfg.organiser_role_id is not None and cfg.organiser_role_id in roles
+        return manages_or_has_role(interaction, cfg.organiser_role_id)
 
     def _here(self, interaction: discord.Interaction[Any]) -> Tournament:
         # (commands call it after _loaded(): see interaction_check)
