@@ -18,7 +18,7 @@ levels are ``random`` (uniform legal moves) and the registered ones (``easy`` = 
 
 Usage:
     python bench/ai_ladder.py [--games wizard mediatore mighty minchiate] [--deals 20]
-        [--matchups strong:random strong:easy ...] [--seed 1] [--jobs 1] [--wizard-rounds all]
+        [--matchups strong:random strong:easy ...] [--seed 1] [--first-deal 0] [--jobs 1] [--wizard-rounds all]
         [--budget mediatore.play=200 ...]
 """
 
@@ -181,8 +181,10 @@ def _pct(xs: Iterable[float]) -> tuple[float, float, float]:
     return statistics.median(s), s[min(len(s) - 1, int(0.95 * len(s)))], s[-1]
 
 
-def run(game_id: str, a: str, b: str, deals: int, seed: int, jobs: int, wizard_rounds: str) -> dict[str, Any]:
-    args = [(game_id, a, b, d, seed, wizard_rounds) for d in range(deals)]
+def run(
+    game_id: str, a: str, b: str, deals: int, seed: int, jobs: int, wizard_rounds: str, first_deal: int = 0
+) -> dict[str, Any]:
+    args = [(game_id, a, b, d, seed, wizard_rounds) for d in range(first_deal, first_deal + deals)]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             results = list(pool.map(play_deal, *zip(*args, strict=True)))
@@ -258,6 +260,9 @@ def main() -> None:
         default=["strong:random", "strong:easy", "strong:normal", "normal:random", "normal:easy", "easy:random"],
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--first-deal", type=int, default=0, help="index of the first deal (extend an earlier run with new deals)"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (each deal is one task)")
     parser.add_argument("--wizard-rounds", default="all", help="Wizard `rounds` option (default: whole games)")
     parser.add_argument(
@@ -265,7 +270,7 @@ def main() -> None:
         nargs="*",
         default=[],
         metavar="GAME.FIELD=VALUE",
-        help="override a strong budget, e.g. mediatore.play=100 mighty.declare_samples=0",
+        help="override a strong budget, e.g. mediatore.play=100 mighty.declare_kinds=discard,call",
     )
     args = parser.parse_args()
     for item in args.budget:
@@ -273,14 +278,20 @@ def main() -> None:
         game_id, _, fld = name.partition(".")
         old = strong.BUDGETS[game_id]
         typ = type(getattr(old, fld))
-        val: Any = value.lower() in ("1", "true", "yes") if typ is bool else typ(value)
+        val: Any
+        if typ is bool:
+            val = value.lower() in ("1", "true", "yes")
+        elif typ is tuple:
+            val = tuple(x for x in value.split(",") if x)  # e.g. mighty.declare_kinds=discard,call
+        else:
+            val = typ(value)
         strong.BUDGETS[game_id] = dataclasses.replace(old, **{fld: val})
     print("strong budgets:", {g: dataclasses.asdict(b) for g, b in strong.BUDGETS.items() if g in args.games})
     for game_id in args.games:
         for mu in args.matchups:
             a, _, b = mu.partition(":")
             t0 = time.perf_counter()
-            res = run(game_id, a, b, args.deals, args.seed, args.jobs, args.wizard_rounds)
+            res = run(game_id, a, b, args.deals, args.seed, args.jobs, args.wizard_rounds, args.first_deal)
             report(game_id, a, b, res)
             print(f"{'':9s}   ({time.perf_counter() - t0:.0f} s)")
 

@@ -12,8 +12,15 @@ Card play, per game (:data:`BUDGETS`):
 Declarations are pruned to a few candidates by the heuristic agent, its own choice first, then simulated
 over sampled deals (:func:`simulate_choice`): Wizard bid (heuristic +-1) and trump after a turned Wizard;
 Mediatore auction (the heuristic's call or pass / the cheapest contract); Mighty auction (a veto: bid or
-pass). Huge combinatorial choices (3 discards out of 13, the monte exchange, Minchiate discards) stay with
-the heuristic.
+pass). Combinatorial declarations (``Budget.declare_kinds``) are first pruned by the heuristic's own hand
+evaluator (its keep values) to at most :data:`COMBO_CANDIDATES`: Mighty 3 discards out of 13 (sets drawn
+from the 6 least valuable cards), trump change (keep / the heuristic's / the best other trump) and friend
+call (the first cards of the heuristic's wish list, the first-trick friend); Mediatore called card (the
+same rank in other suits, the next rank) and monte exchange (sets drawn from the 6-7 least valuable cards).
+Minchiate discards stay with the heuristic.
+
+Endgame (``Budget.endgame_tricks``, :mod:`bot.ai.endgame`): once the sides are public and every hand holds
+at most that many cards, each sampled deal is solved exactly to the end of the hand instead of played out.
 
 Rewards are per seat in ``0..1`` and come only from the *current* hand (a rollout stops when it ends):
 * Mediatore / Mighty: the seat's stake for the hand, mostly its sign (a won hand is what counts), a little
@@ -24,6 +31,7 @@ Rewards are per seat in ``0..1`` and come only from the *current* hand (a rollou
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Sequence
@@ -31,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ai.base import Agent
+from bot.ai.endgame import cards_left, endgame_choice, sides_known
 from bot.ai.ismcts import ActionKey, SearchSpec, action_key, ismcts, searchable
 from bot.engine.protocol import Action, Game
 from bot.games.wizard import RANK as WIZ_RANK
@@ -184,13 +193,30 @@ class Budget:
     #: flat mode: a card replaces the heuristic's own only if its mean reward is higher by this much (with many
     #: legal cards each gets few samples, and the best of many noisy means is optimistic)
     play_margin: float = 0.0
+    #: team games: once the sides are public and every hand holds at most this many cards, cards are compared
+    #: by an exact (max-n) search of each sampled deal to the end of the hand (0 = off; see ``endgame.py``)
+    endgame_tricks: int = 0
+    #: sampled deals solved per endgame decision, and the node cap of one sample (above it: playouts)
+    endgame_samples: int = 12
+    endgame_nodes: int = 3000
+    #: combinatorial declarations simulated over the evaluator's candidates (others: the heuristic's choice)
+    declare_kinds: tuple[str, ...] = ()
 
 
 #: iteration budgets of the strong level, chosen to meet the speed targets on one core (see README)
 BUDGETS: dict[str, Budget] = {
     "wizard": Budget(play=200, agent_rollouts=False, declare_samples=8),
     "mediatore": Budget(play=120, agent_rollouts=True, declare_samples=24, margin=0.08, play_mode="flat"),
-    "mighty": Budget(play=100, agent_rollouts=True, declare_samples=20, margin=0.08, play_mode="flat"),
+    "mighty": Budget(
+        play=200,
+        agent_rollouts=True,
+        declare_samples=20,
+        margin=0.08,
+        play_mode="flat",
+        endgame_tricks=3,
+        endgame_nodes=2000,
+        declare_kinds=("discard", "contract", "call"),
+    ),
     "minchiate": Budget(play=100, agent_rollouts=True, declare_samples=0, play_mode="flat", play_margin=0.05),
 }
 
@@ -207,9 +233,90 @@ def search_spec(game_id: str, base: Agent, budget: Budget) -> SearchSpec:
 # -- declarations by simulation ----------------------------------------------------------------------------
 
 
-def declaration_candidates(game_id: str, actions: list[Action], base_choice: Action) -> list[Action]:
+#: at most this many candidates for a combinatorial declaration (discards, monte exchange, called card)
+COMBO_CANDIDATES = 4
+
+
+def _lowest_combos(ranked: list[str], k: int, pool: int, value: Any) -> list[list[str]]:
+    """``k``-card sets from the ``pool`` least valuable cards (``ranked`` is sorted by ``value``), the
+    cheapest total value first: the hand evaluator's pruning before simulation."""
+    low = ranked[:pool]
+    combos = sorted(
+        itertools.combinations(low, k), key=lambda cs: (sum(value(c) for c in cs), [ranked.index(c) for c in cs])
+    )
+    return [list(cs) for cs in combos[:COMBO_CANDIDATES]]
+
+
+def _mighty_candidates(kind: str, actions: list[Action], base: Action, view: dict[str, Any]) -> list[Action]:
+    from bot.ai import mighty as mh
+
+    hand: list[str] = view["hand"]
+    if kind == "discard":
+        trump = view["bid"]["trump"]
+        keep = {c: mh._discard_keep_value(c, hand, trump) for c in hand}
+        ranked = sorted(hand, key=lambda c: keep[c])
+        return [
+            {"type": "discard", "cards": [c for c in hand if c in drop]}
+            for drop in _lowest_combos(ranked, 3, 6, keep.__getitem__)
+        ]
+    if kind == "contract":
+        n0, t0 = view["bid"]["n"], view["bid"]["trump"]
+        out: list[Action] = [{"type": "contract", "n": n0, "trump": t0}]
+        by_trump: dict[str, Action] = {}
+        for a in actions:
+            if a["trump"] != t0 and (a["trump"] not in by_trump or a["n"] < by_trump[a["trump"]]["n"]):
+                by_trump[a["trump"]] = a
+        if by_trump:
+            out.append(max(by_trump.values(), key=lambda a: (mh.estimate_points(hand, a["trump"]) - a["n"], -a["n"])))
+        return out
+    if kind == "call":
+        mine = set(hand) | set(view.get("discards") or [])
+        trump = view["contract"]["trump"]
+        wanted = [mh.mighty_of(trump), mh.JOKER]
+        suits = ([trump] if trump != "NT" else []) + [s for s in mh.SUITS if s != trump]
+        wanted += [r + s for s in suits for r in "AKQ"]
+        out = [{"type": "call", "kind": "card", "card": c} for c in wanted if c not in mine][:3]
+        if {"type": "call", "kind": "first_trick"} in actions:
+            out.append({"type": "call", "kind": "first_trick"})
+        return out
+    return []
+
+
+def _mediatore_candidates(kind: str, base: Action, view: dict[str, Any]) -> list[Action]:
+    from bot.ai import mediatore as md
+
+    hand: list[str] = view["hand"]
+    if kind == "call":
+        called: str = base["card"]
+        same_rank = [called[0] + s for s in "DCSB" if called[0] + s not in hand and called[0] + s != called]
+        nxt = md.RANKS_HIGH_FIRST.index(called[0]) + 1
+        lower = [md.RANKS_HIGH_FIRST[nxt] + called[1]] if nxt < len(md.RANKS_HIGH_FIRST) else []
+        cands = [c for c in [*same_rank, *lower] if c not in hand]
+        return [{"type": "call", "card": c} for c in cands[: COMBO_CANDIDATES - 1]]
+    if kind == "discard":
+        suits = md._by_suit(hand)
+        keep = {c: md._keep_value(c, suits) for c in hand}
+        ranked = sorted(hand, key=lambda c: (keep[c], c))
+        if "give" not in base:
+            return [
+                {"type": "discard", "discard": [c for c in hand if c in d]}
+                for d in _lowest_combos(ranked, 4, 6, keep.__getitem__)
+            ]
+        out: list[Action] = []
+        for five in _lowest_combos(ranked, 5, 7, keep.__getitem__):
+            g = min(five, key=lambda c: (md.THIRDS[c[0]], md.STRENGTH[c[0]], c))
+            out.append({"type": "discard", "discard": [c for c in hand if c in five and c != g], "give": g})
+        return out
+    return []
+
+
+def declaration_candidates(
+    game_id: str, actions: list[Action], base_choice: Action, view: dict[str, Any] | None = None
+) -> list[Action]:
     """The declarations worth simulating, the heuristic's own choice first (it wins ties). An empty list
-    means "take the heuristic's choice" (a forced or a huge combinatorial choice)."""
+    means "take the heuristic's choice" (a forced choice). Combinatorial choices (Mighty discards, trump
+    change and friend call; Mediatore called card and monte exchange) are pruned by the heuristic's own hand
+    evaluator to a few candidates (``view``: the deciding seat's view, needed for them)."""
     kind = base_choice["type"]
     out: list[Action] = [base_choice]
     if game_id == "wizard":
@@ -225,11 +332,31 @@ def declaration_candidates(game_id: str, actions: list[Action], base_choice: Act
             out += [a for a in actions if a["type"] == "pass"]
         elif game_id == "mediatore":
             out += [a for a in actions if a["type"] == "bid"][:1]  # the cheapest contract still open
+    elif game_id == "mighty" and view is not None and kind in DECLARE_KINDS["mighty"]:
+        out += _mighty_candidates(kind, actions, base_choice, view)
+    elif game_id == "mediatore" and view is not None and kind in DECLARE_KINDS["mediatore"]:
+        out += _mediatore_candidates(kind, base_choice, view)
     unique: list[Action] = []
     for a in out:
-        if a not in unique:
+        if a not in unique and _same_declaration(a, unique):
             unique.append(a)
-    return unique if len(unique) > 1 else []
+    return unique[: max(2, COMBO_CANDIDATES)] if len(unique) > 1 else []
+
+
+#: the combinatorial declarations simulated per game (the ``declare_kinds`` budget can switch them off)
+DECLARE_KINDS: dict[str, tuple[str, ...]] = {
+    "mighty": ("discard", "contract", "call"),
+    "mediatore": ("call", "discard"),
+}
+
+
+def _same_declaration(a: Action, seen: list[Action]) -> bool:
+    """True if ``a`` is new: card lists compare as sets (the heuristic's order may differ)."""
+
+    def norm(x: Action) -> Any:
+        return tuple(sorted((k, tuple(sorted(v)) if isinstance(v, list) else v) for k, v in x.items()))
+
+    return all(norm(a) != norm(b) for b in seen)
 
 
 def simulate_choice(
@@ -307,6 +434,13 @@ class StrongAgent:
         if len(actions) == 1:
             return actions[0]  # forced: instant
         if actions[0]["type"] == "play":
+            b = self.budget
+            if b.endgame_tricks and cards_left(game, seat) <= b.endgame_tricks and sides_known(self.game_id, game):
+                first = self.base.choose(game, seat, rng)
+                ordered = [first, *(a for a in actions if a != first)]
+                solved = endgame_choice(game, seat, rng, ordered, self.spec, b.endgame_samples, b.endgame_nodes)
+                if solved is not None:
+                    return solved[0]
             if self.budget.play_mode == "flat":
                 samples = max(3, self.budget.play // len(actions))
                 cands = actions
@@ -325,7 +459,8 @@ class StrongAgent:
             samples = max(3, min(samples, 64 // max(1, len(game.view(seat)["hand"]))))
         if samples <= 0:
             return base_choice
-        cands = declaration_candidates(self.game_id, actions, base_choice)
+        view = game.view(seat) if base_choice["type"] in self.budget.declare_kinds else None
+        cands = declaration_candidates(self.game_id, actions, base_choice, view)
         if not cands:
             return base_choice
         best, _ = simulate_choice(game, seat, rng, cands, self.spec, self.base, samples, self.budget.margin)
