@@ -284,6 +284,15 @@ class MediatoreGame(Game):
         return []
 
     # -- apply -----------------------------------------------------------------------------------------
+    def is_legal(self, seat: int, action: Action) -> bool:
+        # apply() validates every field (e.g. the 4 discards in any order); trying it on a cheap clone keeps a
+        # single source of truth instead of comparing against order-specific entries of legal_actions().
+        try:
+            self.clone().apply(seat, action)
+        except IllegalAction:
+            return False
+        return True
+
     def apply(self, seat: int, action: Action) -> None:
         if not isinstance(action, dict):
             raise IllegalAction("That is not a valid action.")

@@ -539,3 +539,25 @@ def test_unhashable_fields_rejected_cleanly() -> None:
     g.apply(0, {"type": "discard", "discard": ["JB", "7B", "6B", "5B"]})
     expect_illegal(g, 0, {"type": "play", "card": ["3D"]})
     expect_illegal(g, 0, {"type": "play", "card": "3D", "signal": ["knock"]})
+
+
+def test_is_legal_accepts_discards_in_any_order() -> None:
+    """The UI sends the picked cards sorted; legality must not depend on the order of the 4 discards."""
+    import random
+
+    checked = 0
+    for seed in range(400):
+        g = MediatoreGame(4, None, seed)
+        rng = random.Random(seed)
+        while g.hand_number == 0 and not g.is_over:
+            seat = g.to_move()[0]
+            action = rng.choice(g.legal_actions(seat))
+            if action.get("type") == "discard":
+                shuffled = dict(action, discard=list(reversed(action["discard"])))
+                assert g.is_legal(seat, shuffled)
+                assert not g.is_legal(seat, dict(action, discard=action["discard"][:3]))
+                checked += 1
+            g.apply(seat, action)
+        if checked >= 2:
+            break
+    assert checked >= 2
