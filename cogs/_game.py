@@ -54,3 +54,11 @@ def manages_or_has_role(interaction: discord.Interaction[Any], role_id: int | No
     if interaction.guild_id is None or role_id is None:
         return False
     return role_id in {r.id for r in getattr(interaction.user, "roles", [])}
+
+
+async def reply_privately(interaction: discord.Interaction[Any], text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was already acknowledged."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)

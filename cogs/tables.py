@@ -31,6 +31,7 @@ from bot.tables.service import StaleAction, TableError, TableService, TableUpdat
 
 from . import _components as comp
 from ._components import TableButton, TableSelect, decode_action, embed_of, view_of
+from ._game import reply_privately
 
 log = logging.getLogger(__name__)
 
@@ -362,7 +363,7 @@ class TablesCog(commands.Cog, name="Tables"):
         try:
             await self._on_component(interaction, tid, op, ver, arg, values)
         except TableError as e:
-            await _reply(interaction, str(e))
+            await reply_privately(interaction, str(e))
 
     async def _on_component(
         self, interaction: discord.Interaction[Any], tid: int, op: str, ver: int, arg: str, values: list[str]
@@ -460,7 +461,7 @@ class TablesCog(commands.Cog, name="Tables"):
         try:
             await self.service.act(t.id, uid, action, ver)
         except StaleAction as e:
-            await _reply(interaction, str(e))
+            await reply_privately(interaction, str(e))
             seat = t.seat_of(uid)
             if seat is not None and t.game is not None:
                 self._schedule_private(t, seat)
@@ -608,13 +609,6 @@ def _combo_fields(t: Table, seat: int | None) -> list[dict[str, Any]]:
     if prompt.get("kind") != "combo":
         raise StaleAction("That choice is out of date; use the latest message.")
     return list(prompt.get("fields", []))
-
-
-async def _reply(interaction: discord.Interaction[Any], text: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

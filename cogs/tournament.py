@@ -32,7 +32,7 @@ from bot.tournaments import (
 )
 from bot.tournaments.service import PRIMARY_CURRENCY
 
-from ._game import manages_or_has_role, parse_rounds
+from ._game import manages_or_has_role, parse_rounds, reply_privately
 from .tables import Outbox
 
 log = logging.getLogger(__name__)
@@ -293,7 +293,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
             else:
                 raise TournamentError("Unknown control.")
         except (TournamentError, TableError) as e:
-            await _reply(interaction, str(e))
+            await reply_privately(interaction, str(e))
 
     # ============================================================== commands
     @group.command(name="create", description="Open a tournament in this channel (sign-up with buttons)")
@@ -320,16 +320,16 @@ class TournamentCog(commands.Cog, name="Tournament"):
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         if getattr(interaction.channel, "parent_id", None) is not None:
-            await _reply(interaction, "Open tournaments in a text channel (tables get threads of it).")
+            await reply_privately(interaction, "Open tournaments in a text channel (tables get threads of it).")
             return
         cfg = await self.settings.get(interaction.guild_id)
         if cfg.organiser_role_id is not None and not await self._can_manage(interaction):
-            await _reply(interaction, "Only organisers can open tournaments on this server.")
+            await reply_privately(interaction, "Only organisers can open tournaments on this server.")
             return
         try:
             parsed = parse_rounds(wizard_rounds)
         except ValueError as e:
-            await _reply(interaction, str(e))
+            await reply_privately(interaction, str(e))
             return
         try:
             t = await self.service.create(
@@ -346,7 +346,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
                 turn_timeout=turn_timer,
             )
         except TournamentError as e:
-            await _reply(interaction, str(e))
+            await reply_privately(interaction, str(e))
             return
         await interaction.response.send_message(
             f"{t.title} is open for sign-up (you are on the list). Click **Start** when everyone has joined.",
@@ -371,7 +371,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         try:
             await self.service.withdraw(self._here(interaction).id, interaction.user.id)
         except (TournamentError, TableError) as e:
-            await _reply(interaction, str(e))
+            await reply_privately(interaction, str(e))
             return
         await interaction.response.send_message("You withdrew. Your results so far stay in the standings.",
                                                 ephemeral=True)  # fmt: skip
@@ -383,7 +383,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
             parent = getattr(interaction.channel, "parent_id", None)
             t = await self.service.latest(parent or 0)
         if t is None:
-            await _reply(interaction, "There has been no tournament in this channel.")
+            await reply_privately(interaction, "There has been no tournament in this channel.")
             return
         await interaction.response.send_message(embed=await self._standings_embed(t), ephemeral=True)
 
@@ -399,20 +399,13 @@ class TournamentCog(commands.Cog, name="Tournament"):
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.service.cancel(t.id, interaction.user.id, can_manage=await self._can_manage(interaction))
         except (TournamentError, TableError) as e:
-            await _reply(interaction, str(e))
+            await reply_privately(interaction, str(e))
             return
         await interaction.followup.send("Tournament cancelled.", ephemeral=True)
 
     def _here_id(self, interaction: discord.Interaction[Any]) -> int:
         t = self.service.in_channel(interaction.channel_id or 0)
         return t.id if t is not None else 0  # 0: the service answers "does not exist"
-
-
-async def _reply(interaction: discord.Interaction[Any], text: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:
