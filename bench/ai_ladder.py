@@ -8,10 +8,13 @@ the cards cancels: in a deal, A sits where B sat in another rotation.
 * Wizard (4 seats): A holds seat r, r = 0..3, against three B players; whole games (all rounds by default).
 
 Per game and match-up it prints: the mean paired difference (A's mean per-seat result minus B's, per deal,
-averaged over the rotations) with a 95% CI; the share of hands A's seats won (per-seat mean stake above B's;
-ties count half) with a Wilson 95% CI; for Mediatore / Mighty also the "pure-side" hands (declarer and partner
-played by the same agent: A wins if its contract is made or B's is beaten), because with mixed partnerships
-A's seats sit on both sides; contract success per level (Mediatore, Mighty); Wizard bid accuracy and
+averaged over the rotations; Minchiate: the deal's whole point difference) with a 95% CI; the share of hands
+A's seats won (their mean booking - stake, or Minchiate resti - above B's; ties count half) with a Wilson 95%
+CI; the same share over the *decided* hands (A's and B's seats booked differently): in Mighty, when B's
+declarer calls one of A's seats as its friend, A and B each have one seat on each side and book exactly the
+same (+S and -S against +2S, -S and -S), so those hands say nothing about either agent; for Mediatore /
+Mighty also the "pure-side" hands (declarer and partner played by the same agent: A wins if its contract is
+made or B's is beaten); contract success per level (Mediatore, Mighty); Wizard bid accuracy and
 first-place share of A; decision times (median / p95 / max, non-forced decisions only) per level. The
 levels are ``random`` (uniform legal moves) and the registered ones (``easy`` = greedy heuristic, ``normal``,
 ``strong``); ``--budget`` overrides a strong budget for experiments.
@@ -77,6 +80,7 @@ class DealResult:
     diffs: list[float] = field(default_factory=list)  # per rotation: A mean - B mean
     wins: list[float] = field(default_factory=list)  # per hand: 1 / 0.5 / 0 for A
     pure: list[float] = field(default_factory=list)  # hands whose declaring side is one agent: 1 if A won
+    decided: list[float] = field(default_factory=list)  # hands where A's and B's seats booked differently
     contracts: dict[str, list[int]] = field(default_factory=dict)  # level -> [made, played]
     bids: list[int] = field(default_factory=lambda: [0, 0])  # Wizard: A's exact bids, rounds
     first: list[float] = field(default_factory=list)  # Wizard: A first (ties share)
@@ -118,15 +122,22 @@ def _score(game_id: str, game: Game, a_seats: tuple[int, ...], levels: list[str]
     for st in game.settlements():
         cur = "resto" if game_id == "minchiate" else "point" if game_id == "wizard" else "stake"
         amounts: tuple[float, ...] = tuple(st.amounts[cur])
-        if game_id == "minchiate":
-            diff = float(st.summary.get("final_diff", 0))
-            amounts = tuple(diff if s % 2 == 0 else -diff for s in range(n))  # points, finer than resti
         ma = sum(amounts[s] for s in a_seats) / len(a_seats)
         mb = sum(amounts[s] for s in b_seats) / len(b_seats)
+        if game_id != "wizard":
+            # a hand is won by the agent whose seats booked more (Minchiate: the team with the positive net
+            # resti, §8.6); equal bookings count half
+            out.wins.append(1.0 if ma > mb else 0.0 if ma < mb else 0.5)
+            if ma != mb:
+                out.decided.append(1.0 if ma > mb else 0.0)
+        if game_id == "minchiate":
+            # the paired difference in points (finer than resti): the deal's whole point difference, resti
+            # converted during play counted as 60 points each
+            pts = float(st.summary["points_diff"])
+            pa = pts if a_seats[0] % 2 == 0 else -pts
+            ma, mb = pa, -pa
         total_a += ma
         total_b += mb
-        if game_id != "wizard":
-            out.wins.append(1.0 if ma > mb else 0.0 if ma < mb else 0.5)
         decl = st.summary.get("bidder", st.summary.get("declarer"))
         if game_id in ("mediatore", "mighty") and decl is not None:
             rec = out.contracts.setdefault(levels[decl], [0, 0])
@@ -193,6 +204,7 @@ def run(
     paired = [statistics.fmean(r.diffs) for r in results]
     wins = [w for r in results for w in r.wins]
     pure = [w for r in results for w in r.pure]
+    decided = [w for r in results for w in r.decided]
     contracts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     times: dict[str, list[float]] = defaultdict(list)
     bids = [0, 0]
@@ -211,6 +223,7 @@ def run(
         "wins": wilson(sum(wins), len(wins)),
         "hands": len(wins),
         "pure": (wilson(sum(pure), len(pure)), len(pure)) if pure else None,
+        "decided": (wilson(sum(decided), len(decided)), len(decided)) if game_id != "wizard" else None,
         "contracts": dict(contracts),
         "times": {lv: _pct(ts) for lv, ts in times.items()},
         "bids": wilson(bids[0], bids[1]) if bids[1] else None,
@@ -222,10 +235,13 @@ def run(
 def report(game_id: str, a: str, b: str, res: dict[str, Any]) -> None:
     m, h = res["paired"]
     p, lo, hi = res["wins"]
-    unit = {"wizard": "points/game", "minchiate": "card points/deal"}.get(game_id, "stake/hand")
+    unit = {"wizard": "points/game", "minchiate": "points/deal"}.get(game_id, "stake/hand")
     print(f"{game_id:9s} {a:>6s} vs {b:<6s} deals={res['deals']:3d}  paired diff {m:+8.2f} ± {h:6.2f} {unit}")
     what = "first place (A seat)" if game_id == "wizard" else "hands won by A side"
     print(f"{'':9s}   {what}: {100 * p:5.1f}%  [{100 * lo:5.1f}, {100 * hi:5.1f}]  (n={res['hands']})")
+    if res["decided"]:
+        (dp, dlo, dhi), dn = res["decided"]
+        print(f"{'':9s}   decided hands won by A:   {100 * dp:5.1f}%  [{100 * dlo:5.1f}, {100 * dhi:5.1f}]  (n={dn})")
     if res["pure"]:
         (pp, plo, phi), pn = res["pure"]
         print(f"{'':9s}   pure-side hands won by A: {100 * pp:5.1f}%  [{100 * plo:5.1f}, {100 * phi:5.1f}]  (n={pn})")

@@ -2,8 +2,9 @@
 
 Once the sides are public and only a few cards are left in every hand, each sampled deal
 (``game.determinize``) is small enough to be solved exactly: every seat, in turn, picks the card that is
-best for *itself* on that deal (max-n search to the end of the hand; with two sides this is plain minimax
-for the side's shared reward). The searching seat's cards are compared by their mean exact value over
+best for its side on that deal. With the sides known (:func:`sides_of`) that is minimax with alpha-beta
+pruning on the searching seat's reward; without them, max-n (each seat maximises its own reward). The
+searching seat's cards are compared by their mean exact value over
 the same sampled deals, which replaces the noisy heuristic playouts where they are least needed.
 
 Only used when the sides are public: before the friend / partner is revealed, a solver that sees the
@@ -36,32 +37,58 @@ def sides_known(game_id: str, game: Game) -> bool:
     return False
 
 
+def sides_of(game_id: str, game: Game) -> list[int] | None:
+    """Each seat's side (0 = the declaring side / Minchiate team A) once :func:`sides_known`; else ``None``.
+
+    Read from the engine's attributes of the (real or sampled) state, which the solver only ever calls on a
+    state whose sides are already public."""
+    n = game.num_seats
+    if game_id == "minchiate":
+        return [s % 2 for s in range(n)]
+    if game_id == "mighty":
+        decl, friend = getattr(game, "_declarer", -1), getattr(game, "_friend", None)
+        return None if decl < 0 else [0 if s in (decl, friend) else 1 for s in range(n)]
+    if game_id == "mediatore":
+        bidder, partner = getattr(game, "_bidder", None), getattr(game, "_partner", None)
+        return None if bidder is None else [0 if s in (bidder, partner) else 1 for s in range(n)]
+    return None
+
+
 def cards_left(game: Game, seat: int) -> int:
     return len(game.view(seat)["hand"])
 
 
 class _Solver:
-    def __init__(self, root: Game, spec: SearchSpec, node_cap: int) -> None:
+    """Max-n search to the end of the hand; with ``sides`` it is minimax with alpha-beta pruning on the
+    searching seat's reward (every seat of a side wants the same result, the other side the opposite, so the
+    values are exact where max-n's are and most of the tree is never visited)."""
+
+    def __init__(self, root: Game, spec: SearchSpec, node_cap: int, seat: int, sides: list[int] | None) -> None:
         self.root = root
         self.spec = spec
         self.node_cap = node_cap
         self.nodes = 0
+        self.seat = seat
+        self.sides = sides
 
-    def value(self, state: Game) -> Sequence[float]:
-        """The reward vector of ``state`` under max-n play to the end of the hand."""
+    def _children(self, state: Game) -> tuple[int, list[Action]] | None:
         self.nodes += 1
         if self.nodes > self.node_cap:
             raise NodeCapExceeded
-        spec = self.spec
-        if spec.hand_over(self.root, state):
-            return spec.reward(self.root, state)
+        if self.spec.hand_over(self.root, state):
+            return None
         movers = state.to_move()
         if not movers:
-            return spec.reward(self.root, state)
-        mover = movers[0]
-        acts = searchable(state.legal_actions(mover))
-        if not acts:
-            return spec.reward(self.root, state)
+            return None
+        acts = searchable(state.legal_actions(movers[0]))
+        return (movers[0], acts) if acts else None
+
+    def value(self, state: Game) -> Sequence[float]:
+        """The reward vector of ``state`` under max-n play to the end of the hand."""
+        node = self._children(state)
+        if node is None:
+            return self.spec.reward(self.root, state)
+        mover, acts = node
         best: Sequence[float] | None = None
         for a in acts:
             child = state.clone()
@@ -72,6 +99,32 @@ class _Solver:
         assert best is not None
         return best
 
+    def minimax(self, state: Game, alpha: float = -1.0, beta: float = 2.0) -> float:
+        """The searching seat's exact reward (its side maximises, the other minimises), within alpha..beta."""
+        node = self._children(state)
+        if node is None:
+            return self.spec.reward(self.root, state)[self.seat]
+        mover, acts = node
+        assert self.sides is not None
+        maximise = self.sides[mover] == self.sides[self.seat]
+        best = -1.0 if maximise else 2.0
+        for a in acts:
+            child = state.clone()
+            child.apply(mover, a)
+            v = self.minimax(child, alpha, beta)
+            if maximise:
+                best = max(best, v)
+                alpha = max(alpha, v)
+            else:
+                best = min(best, v)
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+    def exact(self, state: Game) -> float:
+        return self.minimax(state) if self.sides is not None else self.value(state)[self.seat]
+
 
 def endgame_choice(
     game: Game,
@@ -81,6 +134,7 @@ def endgame_choice(
     spec: SearchSpec,
     samples: int,
     node_cap: int,
+    game_id: str | None = None,
 ) -> tuple[Action, dict[ActionKey, float]] | None:
     """The action with the best mean exact value for ``seat`` over ``samples`` sampled deals, ties to the
     earliest action in ``actions`` (put the heuristic's choice first). ``None`` if a sample is too big for
@@ -89,11 +143,12 @@ def endgame_choice(
     try:
         for _ in range(samples):
             det = game.determinize(seat, rng)
-            solver = _Solver(game, spec, node_cap)
+            sides = sides_of(game_id, det) if game_id else None
+            solver = _Solver(game, spec, node_cap, seat, sides)
             for j, a in enumerate(actions):
                 state = det.clone()
                 state.apply(seat, a)
-                totals[j] += solver.value(state)[seat]
+                totals[j] += solver.exact(state)
     except NodeCapExceeded:
         return None
     means = [t / max(1, samples) for t in totals]

@@ -14,10 +14,12 @@ from typing import Any
 
 from bot.ai.base import Agent, register_agent
 from bot.ai.strong import StrongAgent
-from bot.engine.cards import MATTO
+from bot.engine.cards import MATTO, MINCHIATE_97
 from bot.engine.protocol import Action, Game
 from bot.games._minchiate_rules import POINTS, STRENGTH, SUIT, TRUMP
 from bot.games.minchiate import winner_of
+
+ALL_CARDS = frozenset(MINCHIATE_97)
 
 
 def _discard_key(card: str, hand: list[str]) -> tuple[int, int, int]:
@@ -31,9 +33,59 @@ def _discard_key(card: str, hand: list[str]) -> tuple[int, int, int]:
     return (0, length, STRENGTH[card])
 
 
+def _unseen(view: dict[str, Any]) -> set[str]:
+    """Cards that may still be in another player's hand: not mine, not in the Fola, not played."""
+    trick = view["trick"] or {"plays": []}
+    seen = {*view["hand"], *(view.get("fola") or ()), *view.get("played", ()), *(c for _, c in trick["plays"])}
+    return set(ALL_CARDS) - seen
+
+
+def _master(card: str, unseen: set[str]) -> bool:
+    """A trump no card still out can beat: it wins the trick whatever the later players hold."""
+    return SUIT[card] == TRUMP and all(SUIT[c] != TRUMP or STRENGTH[c] < STRENGTH[card] for c in unseen)
+
+
+#: cards whose pile scores more than their points: members of some combination (§4.1) and the Matto (§4.5)
+COMBO_MEMBERS = frozenset(
+    [*(f"T{n}" for n in (*range(1, 6), *range(28, 41), 10, 13, 20)), MATTO, *(c for c in ALL_CARDS if c.endswith("K"))]
+)
+
+
+def equivalent_plays(view: dict[str, Any], cards: list[str]) -> list[str]:
+    """One card per class of interchangeable legal cards (the weakest), for the search.
+
+    Two cards of the same suit are interchangeable when they score the same, neither belongs to a
+    combination, and no card that is still out or already in this trick ranks between them: whichever is
+    played, every trick ends the same way. Searching one of each leaves the playouts to the cards that differ
+    (about one legal card in eight is such a duplicate over whole deals; more late in a deal)."""
+    unseen = _unseen(view)
+    trick = view["trick"] or {"plays": []}
+    separators = unseen | {c for _, c in trick["plays"]}
+    by_suit: dict[str, list[str]] = {}
+    for c in cards:
+        by_suit.setdefault(SUIT[c], []).append(c)
+    out: list[str] = []
+    for suit, mine in by_suit.items():
+        mine.sort(key=lambda c: STRENGTH[c])
+        between = sorted(STRENGTH[c] for c in separators if SUIT[c] == suit)
+        prev: str | None = None
+        for c in mine:
+            if (
+                prev is not None
+                and c not in COMBO_MEMBERS
+                and prev not in COMBO_MEMBERS
+                and POINTS[c] == POINTS[prev]
+                and not any(STRENGTH[prev] < x < STRENGTH[c] for x in between)
+            ):
+                continue  # same class as ``prev`` (the weakest card of the class represents it)
+            out.append(c)
+            prev = c
+    return out
+
+
 def _value_key(card: str) -> tuple[int, int]:
     """Cheapest card to give away: fewest points, then weakest (the Matto is never "cheap" here)."""
-    return (POINTS[card], STRENGTH[card])
+    return (5 if card == "T29" else POINTS[card], STRENGTH[card])  # T29 scores 5 in combinations (§4.3)
 
 
 class MinchiateNormal:
@@ -58,6 +110,7 @@ class MinchiateNormal:
         if len(legal) == 1:
             return legal[0]
         hand: list[str] = view["hand"]
+        unseen = _unseen(view)
         plays = [(int(s), c) for s, c in (view["trick"] or {"plays": []})["plays"]]
         real = [(s, c) for s, c in plays if c != MATTO]
         non_matto = [c for c in legal if c != MATTO]
@@ -70,7 +123,7 @@ class MinchiateNormal:
         wins = [c for c in non_matto if winner_of([*plays, (seat, c)]) == seat]
         if w % 2 == me:
             partner_card = next(c for s, c in plays if s == w)
-            safe = pos == 3 or (SUIT[partner_card] == TRUMP and STRENGTH[partner_card] >= 136)
+            safe = pos == 3 or _master(partner_card, unseen)
             if safe and non_matto:
                 # smear: counting cards die at home and score for us at the end
                 return max(non_matto, key=lambda c: (POINTS[c], -STRENGTH[c]))
@@ -128,8 +181,14 @@ register_agent("minchiate", "easy", MinchiateEasy)
 
 
 def _strong() -> Agent:
-    """ISMCTS card play over this module's heuristic declarations (see :mod:`bot.ai.strong`)."""
-    return StrongAgent("minchiate", MinchiateNormal())
+    """Searched card play, discards and declarations over this module's heuristic (see :mod:`bot.ai.strong`)."""
+    return StrongAgent("minchiate", MinchiateNormal(), prune=prune_plays)
+
+
+def prune_plays(game: Game, seat: int, actions: list[Action]) -> list[Action]:
+    """The strong search's candidate cards: one per class of interchangeable cards (:func:`equivalent_plays`)."""
+    keep = set(equivalent_plays(game.view(seat), [a["card"] for a in actions]))
+    return [a for a in actions if a["card"] in keep]
 
 
 register_agent("minchiate", "strong", _strong)

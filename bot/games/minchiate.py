@@ -138,6 +138,7 @@ class MinchiateGame(Game):
         self._diff = 0
         self._resti = [0, 0]
         self._score_events: list[dict[str, Any]] = []
+        self._event_points = [0, 0]  # points scored during the deal per team (the events, not the end scores)
 
     @property
     def cutter(self) -> int:
@@ -260,6 +261,7 @@ class MinchiateGame(Game):
             # it cannot change the difference or the resti.
             return
         self._diff += points if team == 0 else -points
+        self._event_points[team] += points
         converted = [0, 0]
         while self._diff >= 60:
             self._resti[0] += 1
@@ -304,6 +306,8 @@ class MinchiateGame(Game):
         # DECISION M-16: netted into one step, then ceil(|diff| / 60) resti to the leader (§8.5)
         self._diff += net
         final_diff = self._diff
+        # the deal's whole point difference (A - B): resti converted during play are 60 points each
+        points_diff = 60 * (self._resti[0] - self._resti[1]) + final_diff
         if net:
             self._score_events.append(
                 {
@@ -331,6 +335,7 @@ class MinchiateGame(Game):
             "events": list(self._score_events),
             "end": {"A": end[0], "B": end[1]},
             "final_diff": final_diff,
+            "points_diff": points_diff,
             "resti": {"A": self._resti[0], "B": self._resti[1]},
             "net_A": net_a,
             "winner": "A" if net_a > 0 else "B" if net_a < 0 else None,
@@ -639,13 +644,12 @@ class MinchiateGame(Game):
             "tricks_played": self._trick_count,
             "tricks_won": list(self._tricks_won),
             "piles": [len(self._piles[0]), len(self._piles[1])],
-            "pile_points": [sum(POINTS[c] for c in p) for p in self._piles],
+            # every card played to a finished trick (both piles: public, §7.7), for players who count cards
+            "played": [c for p in self._piles for c in p],
+            "pile_points": [sum(map(POINTS.__getitem__, p)) for p in self._piles],
             "matto_debt": TEAMS[self._matto_debt] if self._matto_debt is not None else None,
             "diff": self._diff,
-            "points": [
-                sum(e["points"] for e in self._score_events if e["team"] == t and e["reason"] != "end of deal")
-                for t in TEAMS
-            ],
+            "points": list(self._event_points),
             "resti": list(self._resti),
             "score_events": list(self._score_events),
             "totals": list(self._totals),
@@ -754,6 +758,7 @@ class MinchiateGame(Game):
         g._voids = [set(x) for x in self._voids]
         g._not_cards = [set(x) for x in self._not_cards]
         g._resti = list(self._resti)
+        g._event_points = list(self._event_points)
         g._score_events = list(self._score_events)
         g._events = list(self._events)
         g._settlements = list(self._settlements)

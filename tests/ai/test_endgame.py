@@ -142,3 +142,95 @@ def test_strong_declarations_are_legal(game_id: str) -> None:
         game.apply(seat, action)
         step += 1
     assert game.settlements()
+
+
+@pytest.mark.parametrize("game_id", list(SETUPS))
+def test_alpha_beta_by_sides_equals_max_n(game_id: str) -> None:
+    """Pruning by sides changes the cost, never the value: both searches give every card the same mean."""
+    from bot.ai import endgame
+
+    game, seat = _first_late(game_id, 3)
+    actions = searchable(game.legal_actions(seat))
+    spec = StrongAgent(game_id, make_agent(game_id, "normal"), BUDGETS[game_id]).spec
+    by_sides = endgame_choice(game.clone(), seat, random.Random(5), actions, spec, 4, 1_000_000, game_id)
+    max_n = endgame_choice(game.clone(), seat, random.Random(5), actions, spec, 4, 1_000_000)
+    assert by_sides is not None and max_n is not None
+    assert endgame.sides_of(game_id, game) is not None
+    assert by_sides[1] == pytest.approx(max_n[1])
+    assert by_sides[0] == max_n[0]
+
+
+def test_alpha_beta_visits_fewer_nodes() -> None:
+    from bot.ai import endgame
+
+    game, seat = _first_late("minchiate", 4)
+    spec = StrongAgent("minchiate", make_agent("minchiate", "normal"), BUDGETS["minchiate"]).spec
+    det = game.determinize(seat, random.Random(2))
+    plain = endgame._Solver(game, spec, 10**7, seat, None)
+    pruned = endgame._Solver(game, spec, 10**7, seat, endgame.sides_of("minchiate", det))
+    assert pruned.exact(det.clone()) == pytest.approx(plain.exact(det.clone()))
+    assert pruned.nodes < plain.nodes
+
+
+@pytest.mark.parametrize("phase", ["discard", "declare"])
+def test_minchiate_declarations_are_simulated(phase: str) -> None:
+    """Minchiate discards (one card at a time) and declarations have simulated alternatives that are legal."""
+    game, seat = _minchiate_choice(phase)
+    normal = make_agent("minchiate", "normal")
+    base = normal.choose(game, seat, random.Random(0))
+    actions = searchable(game.legal_actions(seat))
+    cands = declaration_candidates("minchiate", actions, base, game.view(seat))
+    assert cands and cands[0] == base and len(cands) >= 2
+    legal = {_norm(a) for a in actions}
+    assert all(_norm(a) in legal for a in cands)
+    if phase == "discard":
+        from bot.games._minchiate_rules import SUIT
+
+        assert len({SUIT[a["cards"][0]] for a in cands}) == len(cands)  # one per suit: different voids
+    else:
+        assert {"type": "declare", "combos": []} in cands
+    spec = StrongAgent("minchiate", normal, BUDGETS["minchiate"]).spec
+    best, means = simulate_choice(game, seat, random.Random(4), cands, spec, normal, 2, 0.05)
+    assert best in cands and len(means) == len(cands)
+
+
+def _minchiate_choice(phase: str) -> tuple[Game, int]:
+    """A Minchiate position where a seat has a real choice in ``phase``."""
+    for seed in range(1, 80):
+        game = game_class("minchiate")(4, {"deals_per_game": 1}, seed)
+        normal = make_agent("minchiate", "normal")
+        rng = random.Random(seed)
+        while not game.is_over and game.phase in ("discard", "declare"):
+            seat = game.to_move()[0]
+            acts = game.legal_actions(seat)
+            if game.phase == phase and len(acts) > 1 and (phase != "declare" or acts[0]["combos"]):
+                return game, seat
+            game.apply(seat, normal.choose(game, seat, rng))
+    raise AssertionError(f"no {phase} choice found")
+
+
+def test_halving_is_reproducible_and_spends_its_budget() -> None:
+    """Sequential halving is reproducible under its seed, spends about its playout budget (not k times it), and
+    the heuristic's margin keeps the heuristic's own card (index 0) when the margin dwarfs every difference."""
+    from bot.ai.strong import halving_choice
+
+    game, seat = _first_late("minchiate", 6)
+    actions = searchable(game.legal_actions(seat))
+    assert len(actions) >= 3
+    normal = make_agent("minchiate", "normal")
+    spec = StrongAgent("minchiate", normal, BUDGETS["minchiate"]).spec
+    calls = [0]
+
+    def counting(root: Game, state: Game) -> Any:
+        calls[0] += 1
+        return spec.reward(root, state)
+
+    counted = replace(spec, reward=counting)
+    a1, m1 = halving_choice(game.clone(), seat, random.Random(7), actions, counted, normal, 60)
+    a2, m2 = halving_choice(game.clone(), seat, random.Random(7), actions, counted, normal, 60)
+    assert a1 == a2 and m1 == m2
+    assert game.is_legal(seat, a1)
+    assert len(m1) == len(actions) and all(0.0 <= m <= 1.0 for m in m1)
+    assert calls[0] <= 2 * (60 + 2 * len(actions))
+    kept, _ = halving_choice(game.clone(), seat, random.Random(7), actions, spec, normal, 60, margin=1.0)
+    assert kept == actions[0]
