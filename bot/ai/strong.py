@@ -390,6 +390,8 @@ def declaration_candidates(
 
 
 #: the combinatorial declarations simulated per game (the ``declare_kinds`` budget can switch them off)
+#: (Mediatore's are off in its budget: simulated, its called card and monte exchange measured worse than the
+#: heuristic's own - 200 duplicate deals: -0.88 +- 0.85 stake/hand, contracts made 66% against 76%.)
 DECLARE_KINDS: dict[str, tuple[str, ...]] = {
     "mighty": ("discard", "contract", "call"),
     "mediatore": ("call", "discard"),
