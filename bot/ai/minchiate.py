@@ -37,7 +37,7 @@ def _unseen(view: dict[str, Any]) -> set[str]:
     """Cards that may still be in another player's hand: not mine, not in the Fola, not played."""
     trick = view["trick"] or {"plays": []}
     seen = {*view["hand"], *(view.get("fola") or ()), *view.get("played", ()), *(c for _, c in trick["plays"])}
-    return set(ALL_CARDS) - seen
+    return set(ALL_CARDS - seen)
 
 
 def _master(card: str, unseen: set[str]) -> bool:

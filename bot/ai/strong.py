@@ -343,11 +343,10 @@ def _minchiate_candidates(kind: str, actions: list[Action], base: Action, view: 
         # what a discard changes is which suit goes void (ruffing) and which combinations stay in hand
         cards = [a["cards"][0] for a in actions]
         hand: list[str] = view["hand"]
-        best_of_suit: dict[str, str] = {}
+        best_of_suit: dict[str, str] = {}  # filled cheapest first, so its values stay in that order
         for c in sorted(cards, key=lambda c: mc._discard_key(c, hand)):
             best_of_suit.setdefault(mc.SUIT[c], c)
-        ranked = sorted(best_of_suit.values(), key=lambda c: mc._discard_key(c, hand))
-        return [{"type": "discard", "cards": [c]} for c in ranked]
+        return [{"type": "discard", "cards": [c]} for c in best_of_suit.values()]
     if kind == "declare" and base.get("combos"):
         # declaring scores now but shows the cards: against keeping them hidden
         return [{"type": "declare", "combos": []}]
