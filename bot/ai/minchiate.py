@@ -4,7 +4,8 @@
 combination, protects its counting cards, smears counting cards onto a partner's sure trick, wins
 opponents' tricks as cheaply as possible (ruffing their Kings) and uses the Matto to save points.
 ``easy``: a random legal card, but it still declares everything and discards sensibly.
-Both read only ``game.view(seat)`` and ``game.legal_actions(seat)``.
+Both read only ``game.view(seat)`` (to play a card, its part ``game.card_play_view(seat)``) and
+``game.legal_actions(seat)``.
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ class MinchiateNormal:
             return acts[0]  # declare all (the first action)
         if kind == "cut":
             return rng.choice(acts)
-        view = game.view(seat)
+        view = game.view(seat) if kind == "discard" else game.card_play_view(seat)  # type: ignore[attr-defined]
         if kind == "discard":
             hand = view["hand"]
             return min(acts, key=lambda a: _discard_key(a["cards"][0], hand))

@@ -77,8 +77,13 @@ def display_key(card: str) -> tuple[int, int, int]:
     return (2, SUIT_ORDER[s], -STRENGTH[card])
 
 
+#: each card's place in the display order (a dict lookup sorts a hand several times faster than the key
+#: function: hands are sorted for every view and every list of legal cards, thousands of times per search)
+_DISPLAY_RANK: dict[str, int] = {c: i for i, c in enumerate(sorted(MINCHIATE_97, key=display_key))}
+
+
 def sort_hand(cards: Iterable[str]) -> list[str]:
-    return sorted(cards, key=display_key)
+    return sorted(cards, key=_DISPLAY_RANK.__getitem__)
 
 
 def matto_payment_key(card: str) -> tuple[int, int, int, int]:

@@ -672,6 +672,18 @@ class MinchiateGame(Game):
         v["prompt"] = self._prompt(seat)
         return v
 
+    def card_play_view(self, seat: int) -> View:
+        """The part of ``view(seat)`` a computer player reads to choose a card: the same values under the same
+        keys (a test checks it), built without the rest of the view. The searches call it for every card of
+        every playout, where building the whole view was a third of the search's time."""
+        trick = self._trick
+        return {
+            "hand": sort_hand(self._hands[seat]),
+            "trick": {"leader": trick.leader, "plays": [[s, c] for s, c in trick.plays]} if trick else None,
+            "fola": list(self._fola) if self._fola is not None else None,
+            "played": [c for p in self._piles for c in p],
+        }
+
     def _prompt(self, seat: int) -> dict[str, Any] | None:
         if seat not in self.to_move():
             return None

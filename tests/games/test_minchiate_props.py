@@ -222,6 +222,8 @@ def _privacy_hook(g: MinchiateGame, _s: int) -> None:
     assert cards_in(pv) <= known
     for seat in range(4):
         v = g.view(seat)
+        # the computer players' card-play view is that view's own values, nothing more
+        assert g.card_play_view(seat) == {k: v[k] for k in ("hand", "trick", "fola", "played")}
         mine = set(g._hands[seat]) | set(g._disc.get(seat, []))
         if seat == g.dealer and g._fola is None:
             mine |= set(g._fola_rest)
