@@ -89,6 +89,19 @@ def test_ai_ruffs_an_opponents_king_and_uses_matto() -> None:
     assert a == {"type": "play", "card": "MATTO"}
 
 
+def test_ai_smears_its_weakest_counting_card_and_leads_its_shortest_suit() -> None:
+    ag = MinchiateNormal()
+    # seat 0 leads T40, which nothing can beat: seat 2 follows its partner's sure trick with the weakest
+    # counting trump (T2), not the 10-point T36 that can still win a trick of its own
+    g = MinchiateGame._for_test([["T40", "Co2"], ["T6", "Co3"], ["T36", "T10", "T2", "Co4"], ["Co5", "Co6"]], dealer=3)
+    g.apply(0, {"type": "play", "card": "T40"})
+    g.apply(1, {"type": "play", "card": "T6"})
+    assert ag.choose(g, 2, random.Random(0)) == {"type": "play", "card": "T2"}
+    # leading, it opens its shortest plain suit with a worthless card (a void comes sooner: then it ruffs)
+    g = MinchiateGame._for_test([["Co2", "Co3", "Co4", "Sw2", "T6"], ["Co5"], ["Co6"], ["Co7"]], dealer=3)
+    assert ag.choose(g, 0, random.Random(0)) == {"type": "play", "card": "Sw2"}
+
+
 def _rows(panel: Panel) -> int:
     rows = 0
     for c in panel.controls:
