@@ -161,6 +161,11 @@ class TournamentCog(commands.Cog, name="Tournament"):
     async def _open_thread(self, t: Tournament, rt: RoundTable, names: list[str]) -> int:
         channel: Any = self.bot.get_channel(t.channel_id) or await self.bot.fetch_channel(t.channel_id)
         name = f"T{t.id} · round {rt.round} · table {rt.table_no}"
+        # A restart between creating the thread and saving its id would otherwise open a second, empty one: the
+        # name is unique to this tournament table, and active threads are in the cache from GUILD_CREATE.
+        existing = next((th for th in getattr(channel, "threads", ()) if th.name == name), None)
+        if existing is not None:
+            return int(existing.id)
         thread = await channel.create_thread(
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )

@@ -195,3 +195,52 @@ async def test_restart_keeps_signup_buttons_threads_and_standings(fake_discord: 
     finally:
         await settle(bot)
         await stop_bot(bot, task)
+
+
+async def test_restart_between_opening_a_thread_and_saving_it_reuses_the_thread(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    guild = fake.add_guild("Club")
+    channel = fake.add_channel(guild, "tournament")
+    users = [fake.add_user(n) for n in ("ann", "ben", "cid")]
+    db = tmp_path / "t.db"
+
+    def threads() -> list[Any]:
+        return [c for c in fake.world.channels.values() if c.is_thread and c.parent_id == channel.id]
+
+    bot, task = await start_bot(fake, db, guild.id)
+    try:
+        await (
+            await users[0].slash(channel, "tournament create", game="mediatore", rounds=1, hands_per_round=1)
+        ).reply()
+        signup = await fake.wait_for_message(channel, lambda m: any(b["label"] == "Join" for b in m.buttons()))
+        for u in users[1:]:
+            await (await u.click(signup, label="Join")).reply()
+        svc: Any = bot.tournaments
+        saved = svc._save_rt
+
+        async def dies_before_saving_the_thread(rt: Any, column: str, value: int) -> None:
+            if column == "thread_id":
+                raise RuntimeError("the process died here")
+            await saved(rt, column, value)
+
+        svc._save_rt = dies_before_saving_the_thread
+        await (await users[0].click(signup, label="Start")).ack()
+        await fake.wait_for(lambda: len(threads()) == 1 or None, poll=0.05)
+    finally:
+        await settle(bot)
+        await stop_bot(bot, task)
+
+    bot, task = await start_bot(fake, db, guild.id)
+    try:
+        tables: Any = bot.tables
+        table = await fake.wait_for(
+            lambda: next((tb for tb in tables.tables.values() if tb.status == "running"), None), poll=0.05
+        )
+        await settle(bot)
+        (thread,) = threads()  # the thread of the first process, not a second one
+        assert table.channel_id == thread.id
+    finally:
+        await settle(bot)
+        await stop_bot(bot, task)
