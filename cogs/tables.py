@@ -86,6 +86,8 @@ class TablesCog(commands.Cog, name="Tables"):
         self._picks: dict[tuple[int, int, int], dict[str, list[str]]] = {}  # (table, user, ver) -> combo picks
         self._ephemeral: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
         self._dm_failed: set[tuple[int, int]] = set()
+        #: turn reminders still standing, per (table, seat): (DM channel, message), deleted once the turn passes
+        self._pings: dict[tuple[int, int], tuple[int, int]] = {}
 
     async def cog_load(self) -> None:
         comp.set_handler(self.on_component)
@@ -130,6 +132,11 @@ class TablesCog(commands.Cog, name="Tables"):
     # ============================================================== service notifications
     async def on_update(self, u: TableUpdate) -> None:
         t = u.table
+        if u.kind == "reminder":
+            for seat in u.remind:
+                await self._remind(t, seat, u.seconds_left)
+            return
+        self._clear_pings(t)
         self.outbox.schedule(("table", t.id), lambda: self._render_table_message(t))
         if u.kind in ("started", "action", "seats", "finished", "cancelled") and t.game is not None:
             for seat, s in enumerate(t.seats):
@@ -152,6 +159,39 @@ class TablesCog(commands.Cog, name="Tables"):
                 self.outbox.schedule(("eph", t.id, seat), lambda: self._render_ephemeral(t, seat))
             return
         self.outbox.schedule(("dm", t.id, seat), lambda: self._render_dm(t, seat))
+
+    async def _remind(self, t: Table, seat: int, seconds_left: int) -> None:
+        """A new message (edits do not notify): the seat's turn is half gone. By DM, or in the channel with a
+        mention when the player's DMs are closed."""
+        user_id = t.seats[seat].user_id
+        if user_id is None:
+            return
+        text = f"about {seconds_left} s left before the computer plays for you."
+        ch_id = t.messages.get(f"dmch:{seat}")
+        if (t.id, seat) in self._dm_failed or t.messages.get(f"dmx:{seat}") or ch_id is None:
+            await self._post(t.channel_id, f"⏳ <@{user_id}>, it's your turn: {text}")
+            return
+        try:
+            channel = self.bot.get_partial_messageable(ch_id, type=discord.ChannelType.private)
+            msg = await channel.send(f"⏳ Your turn at table #{t.id} (<#{t.channel_id}>): {text}")
+        except discord.HTTPException:
+            log.warning("could not remind seat %s of table %s", seat, t.id)
+            return
+        self._pings[(t.id, seat)] = (ch_id, msg.id)
+
+    def _clear_pings(self, t: Table) -> None:
+        """Delete the reminders of seats whose turn has passed (the DM keeps only the hand message)."""
+        moving = set(t.game.to_move()) if t.game is not None and t.status == "running" else set()
+        for key in [k for k in self._pings if k[0] == t.id and k[1] not in moving]:
+            ch_id, mid = self._pings.pop(key)
+            channel = self.bot.get_partial_messageable(ch_id, type=discord.ChannelType.private)
+            self.outbox.schedule(("unping", *key, mid), lambda c=channel, m=mid: self._delete(c, m))
+
+    @staticmethod
+    async def _delete(channel: Any, message_id: int) -> None:
+        # already gone, or the DM channel closed: nothing to tidy
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(message_id).delete()
 
     async def _post(self, channel_id: int, text: str) -> None:
         try:

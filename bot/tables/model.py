@@ -58,6 +58,7 @@ class Table:
     game: Game | None = None
     booked: int = 0  # how many of game.settlements() are known to be in the ledger
     deadline: float | None = None  # when the humans to move time out (monotonic clock)
+    reminded: bool = False  # the humans to move were reminded of this deadline (once per turn)
 
     def state_json(self) -> dict[str, Any]:
         return {"stop_votes": sorted(self.stop_votes), "stop_after_hand": self.stop_after_hand}

@@ -30,6 +30,8 @@ from .model import Seat, Table
 log = logging.getLogger(__name__)
 
 MIN_TIMEOUT, MAX_TIMEOUT = 15, 3600
+#: the share of a turn timer still left when the humans to move get a reminder
+REMIND_AT = 0.5
 
 
 class TableError(Exception):
@@ -45,10 +47,13 @@ class TableUpdate:
     """What changed at a table; cogs render from the table's game views, never from this directly."""
 
     table: Table
-    kind: str  # "lobby" | "started" | "action" | "finished" | "cancelled" | "seats"
+    kind: str  # "lobby" | "started" | "action" | "finished" | "cancelled" | "seats" | "reminder"
     settlements: list[Settlement] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     actor_seat: int | None = None
+    #: "reminder": the humans to move, halfway through their turn timer, and the seconds they have left
+    remind: list[int] = field(default_factory=list)
+    seconds_left: int = 0
 
 
 Listener = Callable[[TableUpdate], Awaitable[None]]
@@ -487,6 +492,7 @@ class TableService:
         if pick is None:
             if to_move and t.deadline is None:
                 t.deadline = self.clock() + t.turn_timeout
+                t.reminded = False
             return False
         seat, action = pick
         version = t.version
@@ -514,7 +520,10 @@ class TableService:
         now = self.clock() if now is None else now
         changed: list[int] = []
         for t in list(self.tables.values()):
-            if t.status != "running" or t.game is None or t.deadline is None or t.deadline > now:
+            if t.status != "running" or t.game is None or t.deadline is None:
+                continue
+            if t.deadline > now:
+                await self._maybe_remind(t, now)
                 continue
             async with self.lock(t.id):
                 if t.deadline is None or t.deadline > now:
@@ -535,6 +544,17 @@ class TableService:
             await self._notify(TableUpdate(t, "seats", notices=notices))
             self._kick(t)
         return changed
+
+    async def _maybe_remind(self, t: Table, now: float) -> None:
+        """Halfway through a turn timer, remind the humans still to move (once per turn): edits of their
+        private message do not notify them, and otherwise the first they hear is that the computer took over."""
+        assert t.deadline is not None and t.game is not None
+        if t.reminded or t.deadline - now > t.turn_timeout * REMIND_AT:
+            return
+        t.reminded = True
+        waiting = [s for s in t.game.to_move() if not t.seats[s].computer_plays and t.seats[s].user_id is not None]
+        if waiting:
+            await self._notify(TableUpdate(t, "reminder", remind=waiting, seconds_left=round(t.deadline - now)))
 
     async def idle(self) -> None:
         """Wait until no table has a computer move in flight (for tests, benchmarks and shutdown)."""

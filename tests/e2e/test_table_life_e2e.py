@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 from fakediscord import FakeDiscord
 
@@ -46,6 +47,62 @@ async def test_timeout_computer_takes_over_and_player_comes_back(fake_discord: F
         back = await waiting.user.click(dm, label="I'm back")
         assert "Welcome back" in (await back.reply()).text()
         assert not table.seats[seat].away
+        await play_until(fake, list(players.values()), lambda: game_over(fake, channel))
+        fake.assert_clean()
+    finally:
+        await stop_bot(bot, task)
+
+
+async def test_halfway_through_a_turn_the_player_gets_a_reminder(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """Edits of the hand DM do not notify: halfway through the timer a new DM reminds the player (deleted once the
+    turn has passed); a player whose DMs are closed is mentioned in the channel instead."""
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob", dms_closed=True)
+    bot, task = await start_bot(fake, tmp_path / "t.db", dev_guild=guild.id)
+    try:
+        await (await alice.slash(channel, "wizard new", rounds="3-5", turn_timer=60)).reply()
+        lobby = await fake.wait_for_message(channel, lambda m: m.buttons())
+        await (await bob.click(lobby, label="Join")).ack()
+        await (await alice.click(lobby, label="Add computer")).ack()
+        await (await alice.click(lobby, label="Start")).ack()
+        await fake.wait_for_message(channel, lambda m: "can't send you direct messages" in m.text())
+        table_msg = await fake.wait_for(lambda: table_message(fake, channel))
+        await (await bob.click(table_msg, label="My hand")).reply()
+        assert bot.tables is not None
+        table = next(iter(bot.tables.tables.values()))
+        players = {u.id: Player(fake, u, random.Random(u.id)) for u in (alice, bob)}
+
+        def dm_pings() -> list[Any]:
+            return [m for m in alice.dm_messages() if "Your turn at table" in m.text()]
+
+        def channel_pings() -> list[Any]:
+            return [m for m in fake.channel_messages(channel) if f"<@{bob.id}>, it's your turn" in m.text()]
+
+        reminded: set[str] = set()
+        while reminded != {"alice", "bob"}:
+            await quiesce(bot)
+            assert table.deadline is not None and table.game is not None
+            (seat,) = table.game.to_move()  # a human's turn: the computer has played
+            player = next(p for p in players.values() if p.user.id == table.seats[seat].user_id)
+            await fake.wait_for(lambda p=player: p.can_act() or None)  # type: ignore[misc]
+            before = (len(dm_pings()), len(channel_pings()))
+            await bot.tables.tick(table.deadline - 20)  # 40 of the 60 s have gone
+            await bot.tables.tick(table.deadline - 10)  # once per turn
+            await quiesce(bot)
+            if player.user is alice:
+                assert (len(dm_pings()), len(channel_pings())) == (1, before[1])
+                (ping,) = dm_pings()
+                assert "20 s left" in ping.text() and not ping.embeds and not ping.components
+            else:
+                assert (len(dm_pings()), len(channel_pings())) == (before[0], before[1] + 1)
+                assert "20 s left" in channel_pings()[-1].text()
+            await (await player.act()).ack()
+            reminded.add(player.user.name)
+            await quiesce(bot)
+            assert dm_pings() == []  # the turn has passed: the reminder is deleted, the hand stays
+            assert players[alice.id].panel() is not None
         await play_until(fake, list(players.values()), lambda: game_over(fake, channel))
         fake.assert_clean()
     finally:

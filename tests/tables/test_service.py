@@ -176,6 +176,46 @@ async def test_timeout_hands_seat_to_computer_and_reclaim() -> None:
     await svc.db.close()
 
 
+async def test_halfway_through_the_timer_the_humans_to_move_are_reminded_once() -> None:
+    clock = FakeClock()
+    svc = await make_service(clock=clock)
+    updates: list[TableUpdate] = []
+
+    async def listen(u: TableUpdate) -> None:
+        updates.append(u)
+
+    svc.listeners.append(listen)
+    tid = await _start_table(svc, seed=3)
+    await svc.idle()
+    t = svc.get(tid)
+    assert t.deadline is not None and t.game is not None
+    waiting = [s for s in t.game.to_move() if not t.seats[s].computer_plays]
+    assert waiting
+
+    def reminders() -> list[TableUpdate]:
+        return [u for u in updates if u.kind == "reminder"]
+
+    start = t.deadline - t.turn_timeout
+    assert await svc.tick(start + t.turn_timeout * 0.4) == []
+    assert reminders() == []  # too early
+    await svc.tick(start + t.turn_timeout * 0.6)
+    (r,) = reminders()
+    assert r.remind == waiting and r.seconds_left == round(t.turn_timeout * 0.4)
+    await svc.tick(start + t.turn_timeout * 0.7)
+    assert len(reminders()) == 1  # once per turn
+    # the player acts: the next human turn gets its own reminder
+    seat = waiting[0]
+    user = t.seats[seat].user_id
+    assert user is not None
+    await svc.act(tid, user, t.game.legal_actions(seat)[0], t.version)
+    await svc.idle()
+    assert t.status == "running" and t.deadline is not None  # another human's turn (a bid or a card)
+    await svc.tick(t.deadline - t.turn_timeout / 4)
+    humans = [s for s in t.game.to_move() if not t.seats[s].computer_plays]
+    assert len(reminders()) == 2 and reminders()[-1].remind == humans
+    await svc.db.close()
+
+
 async def test_restart_resumes_and_matches_uninterrupted_run(tmp_path: Path) -> None:
     """Stop the service mid-game, load a new one from the same file, finish: same ledger as one run."""
 
