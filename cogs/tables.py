@@ -133,8 +133,9 @@ class TablesCog(commands.Cog, name="Tables"):
     async def on_update(self, u: TableUpdate) -> None:
         t = u.table
         if u.kind == "reminder":
+            # through the outbox: a slow or rate-limited send must not hold up the timer of other tables
             for seat in u.remind:
-                await self._remind(t, seat, u.seconds_left)
+                self.outbox.schedule(("ping", t.id, seat), functools.partial(self._remind, t, seat, u.seconds_left))
             return
         self._clear_pings(t)
         self.outbox.schedule(("table", t.id), lambda: self._render_table_message(t))
@@ -164,8 +165,8 @@ class TablesCog(commands.Cog, name="Tables"):
         """A new message (edits do not notify): the seat's turn is half gone. By DM, or in the channel with a
         mention when the player's DMs are closed."""
         user_id = t.seats[seat].user_id
-        if user_id is None:
-            return
+        if user_id is None or not self._moving(t, seat):
+            return  # the turn passed before the reminder went out
         text = f"about {seconds_left} s left before the computer plays for you."
         ch_id = t.messages.get(f"dmch:{seat}")
         if (t.id, seat) in self._dm_failed or t.messages.get(f"dmx:{seat}") or ch_id is None:
@@ -178,11 +179,16 @@ class TablesCog(commands.Cog, name="Tables"):
             log.warning("could not remind seat %s of table %s", seat, t.id)
             return
         self._pings[(t.id, seat)] = (ch_id, msg.id)
+        if not self._moving(t, seat):
+            self._clear_pings(t)  # the player acted while it was being sent
+
+    @staticmethod
+    def _moving(t: Table, seat: int) -> bool:
+        return t.status == "running" and t.game is not None and seat in t.game.to_move()
 
     def _clear_pings(self, t: Table) -> None:
         """Delete the reminders of seats whose turn has passed (the DM keeps only the hand message)."""
-        moving = set(t.game.to_move()) if t.game is not None and t.status == "running" else set()
-        for key in [k for k in self._pings if k[0] == t.id and k[1] not in moving]:
+        for key in [k for k in self._pings if k[0] == t.id and not self._moving(t, k[1])]:
             ch_id, mid = self._pings.pop(key)
             channel = self.bot.get_partial_messageable(ch_id, type=discord.ChannelType.private)
             self.outbox.schedule(("unping", *key, mid), lambda c=channel, m=mid: self._delete(c, m))
