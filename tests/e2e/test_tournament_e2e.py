@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -133,15 +134,22 @@ async def test_eight_players_two_rounds_of_wizard(fake_discord: FakeDiscord, tmp
         await stop_bot(bot, task)
 
 
-async def test_restart_keeps_signup_buttons_threads_and_standings(fake_discord: FakeDiscord, tmp_path: Path) -> None:
-    fake = fake_discord
+def _club(fake: FakeDiscord) -> tuple[Any, Any, list[Any], Callable[[], list[Any]]]:
+    """A server with a tournament channel and three members; ``threads()`` lists that channel's threads."""
     guild = fake.add_guild("Club")
     channel = fake.add_channel(guild, "tournament")
     users = [fake.add_user(n) for n in ("ann", "ben", "cid")]
-    db = tmp_path / "t.db"
 
     def threads() -> list[Any]:
         return [c for c in fake.world.channels.values() if c.is_thread and c.parent_id == channel.id]
+
+    return guild, channel, users, threads
+
+
+async def test_restart_keeps_signup_buttons_threads_and_standings(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    guild, channel, users, threads = _club(fake)
+    db = tmp_path / "t.db"
 
     bot, task = await start_bot(fake, db, guild.id)
     try:
@@ -201,13 +209,8 @@ async def test_restart_between_opening_a_thread_and_saving_it_reuses_the_thread(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
-    guild = fake.add_guild("Club")
-    channel = fake.add_channel(guild, "tournament")
-    users = [fake.add_user(n) for n in ("ann", "ben", "cid")]
+    guild, channel, users, threads = _club(fake)
     db = tmp_path / "t.db"
-
-    def threads() -> list[Any]:
-        return [c for c in fake.world.channels.values() if c.is_thread and c.parent_id == channel.id]
 
     bot, task = await start_bot(fake, db, guild.id)
     try:
