@@ -146,6 +146,12 @@ def _club(fake: FakeDiscord) -> tuple[Any, Any, list[Any], Callable[[], list[Any
     return guild, channel, users, threads
 
 
+async def _mediatore_signup(fake: FakeDiscord, channel: Any, host: Any, rounds: int) -> Any:
+    """``host`` opens a Mediatore tournament of one hand per round; returns its sign-up message."""
+    await (await host.slash(channel, "tournament create", game="mediatore", rounds=rounds, hands_per_round=1)).reply()
+    return await fake.wait_for_message(channel, lambda m: any(b["label"] == "Join" for b in m.buttons()))
+
+
 async def test_restart_keeps_signup_buttons_threads_and_standings(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
     guild, channel, users, threads = _club(fake)
@@ -154,10 +160,7 @@ async def test_restart_keeps_signup_buttons_threads_and_standings(fake_discord: 
     bot, task = await start_bot(fake, db, guild.id)
     try:
         # Mediatore with 3 players: each round one table of 4, the fourth seat a computer
-        await (
-            await users[0].slash(channel, "tournament create", game="mediatore", rounds=2, hands_per_round=1)
-        ).reply()
-        signup = await fake.wait_for_message(channel, lambda m: any(b["label"] == "Join" for b in m.buttons()))
+        signup = await _mediatore_signup(fake, channel, users[0], rounds=2)
         await (await users[1].click(signup, label="Join")).reply()
     finally:
         await settle(bot)
@@ -214,10 +217,7 @@ async def test_restart_between_opening_a_thread_and_saving_it_reuses_the_thread(
 
     bot, task = await start_bot(fake, db, guild.id)
     try:
-        await (
-            await users[0].slash(channel, "tournament create", game="mediatore", rounds=1, hands_per_round=1)
-        ).reply()
-        signup = await fake.wait_for_message(channel, lambda m: any(b["label"] == "Join" for b in m.buttons()))
+        signup = await _mediatore_signup(fake, channel, users[0], rounds=1)
         for u in users[1:]:
             await (await u.click(signup, label="Join")).reply()
         svc: Any = bot.tournaments
