@@ -86,8 +86,6 @@ class TablesCog(commands.Cog, name="Tables"):
         self._picks: dict[tuple[int, int, int], dict[str, list[str]]] = {}  # (table, user, ver) -> combo picks
         self._ephemeral: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
         self._dm_failed: set[tuple[int, int]] = set()
-        #: turn reminders still standing, per (table, seat): (DM channel, message), deleted once the turn passes
-        self._pings: dict[tuple[int, int], tuple[int, int]] = {}
 
     async def cog_load(self) -> None:
         comp.set_handler(self.on_component)
@@ -178,7 +176,9 @@ class TablesCog(commands.Cog, name="Tables"):
         except discord.HTTPException:
             log.warning("could not remind seat %s of table %s", seat, t.id)
             return
-        self._pings[(t.id, seat)] = (ch_id, msg.id)
+        # saved with the table (key ``ping:<seat>``, in the DM channel ``dmch:<seat>``), so a reminder sent just
+        # before a restart is still deleted once the turn passes
+        await self.service.set_message(t.id, f"ping:{seat}", msg.id)
         if not self._moving(t, seat):
             self._clear_pings(t)  # the player acted while it was being sent
 
@@ -188,16 +188,23 @@ class TablesCog(commands.Cog, name="Tables"):
 
     def _clear_pings(self, t: Table) -> None:
         """Delete the reminders of seats whose turn has passed (the DM keeps only the hand message)."""
-        for key in [k for k in self._pings if k[0] == t.id and not self._moving(t, k[1])]:
-            ch_id, mid = self._pings.pop(key)
-            channel = self.bot.get_partial_messageable(ch_id, type=discord.ChannelType.private)
-            self.outbox.schedule(("unping", *key, mid), lambda c=channel, m=mid: self._delete(c, m))
+        for seat in range(len(t.seats)):
+            mid, ch_id = t.messages.get(f"ping:{seat}"), t.messages.get(f"dmch:{seat}")
+            if mid is None or self._moving(t, seat):
+                continue
+            self.outbox.schedule(("unping", t.id, seat, mid), functools.partial(self._unping, t, seat, ch_id, mid))
 
-    @staticmethod
-    async def _delete(channel: Any, message_id: int) -> None:
-        # already gone, or the DM channel closed: nothing to tidy
-        with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(message_id).delete()
+    async def _unping(self, t: Table, seat: int, ch_id: int | None, message_id: int) -> None:
+        current = t.messages.get(f"ping:{seat}")
+        if current is None:
+            return  # deleted already (an earlier update came first)
+        if ch_id is not None:
+            channel = self.bot.get_partial_messageable(ch_id, type=discord.ChannelType.private)
+            # already gone, or the DM channel closed: nothing to tidy
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(message_id).delete()
+        if current == message_id:  # not yet replaced by the reminder of a later turn
+            await self.service.set_message(t.id, f"ping:{seat}", None)
 
     async def _post(self, channel_id: int, text: str) -> None:
         try:
@@ -590,6 +597,7 @@ class TablesCog(commands.Cog, name="Tables"):
         """Re-render every open table after a restart (controls are persistent; this refreshes them)."""
         for t in list(self.service.tables.values()):
             self.outbox.schedule(("table", t.id), functools.partial(self._render_table_message, t))
+            self._clear_pings(t)  # reminders of turns that ended while the bot was away (e.g. a cancelled table)
             if t.game is not None:
                 for seat, s in enumerate(t.seats):
                     if s.user_id is not None and not t.messages.get(f"dmx:{seat}"):

@@ -109,6 +109,51 @@ async def test_halfway_through_a_turn_the_player_gets_a_reminder(fake_discord: F
         await stop_bot(bot, task)
 
 
+async def test_a_reminder_sent_before_a_restart_is_deleted_after_it(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The reminder is saved with the table: the bot stops after sending it, starts again, and the reminder still
+    goes once the player has acted."""
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    alice = fake.add_user("alice")
+    db = tmp_path / "t.db"
+    bot, task = await start_bot(fake, db, dev_guild=guild.id)
+    try:
+        await (await alice.slash(channel, "wizard new", rounds="3-5", turn_timer=60)).reply()
+        lobby = await fake.wait_for_message(channel, lambda m: m.buttons())
+        for _ in range(2):
+            await (await alice.click(lobby, label="Add computer")).ack()
+        await (await alice.click(lobby, label="Start")).ack()
+        assert bot.tables is not None
+        table = next(iter(bot.tables.tables.values()))
+        player = Player(fake, alice, random.Random(alice.id))
+        await fake.wait_for(lambda: player.can_act() or None)
+        await quiesce(bot)
+        assert table.deadline is not None
+        await bot.tables.tick(table.deadline - 20)
+        await quiesce(bot)
+    finally:
+        await stop_bot(bot, task)
+
+    def pings() -> list[Any]:
+        return [m for m in alice.dm_messages() if "Your turn at table" in m.text()]
+
+    assert len(pings()) == 1
+    bot, task = await start_bot(fake, db, dev_guild=guild.id)
+    try:
+        await quiesce(bot)
+        assert len(pings()) == 1  # still the player's turn: the reminder stands
+        await (await player.act()).ack()
+        await quiesce(bot)
+        assert pings() == []
+        assert bot.tables is not None
+        assert not any(k.startswith("ping:") for k in next(iter(bot.tables.tables.values())).messages)
+    finally:
+        await stop_bot(bot, task)
+
+
 async def test_game_survives_rate_limits(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     """Discord answers 429 to bursts it did not announce; discord.py retries and the game goes on."""
     fake = fake_discord
