@@ -272,7 +272,9 @@ class MightyAgent:
             return {"type": "play", "card": JOKER, "suit": name}
         # 2. joker call when the other side likely holds the Joker.
         call = next((a for a in acts if a.get("joker_call")), None)
-        if call is not None:
+        # (legal with any Ripper lead, but only worth making while the Joker may be in another hand: not played,
+        # and not among the cards this seat has seen - its hand, the declarer's discards)
+        if call is not None and JOKER not in seen and not v.get("joker_played"):
             fc = v["friend_call"] or {}
             likely_theirs = (role == "declarer" and fc.get("card") != JOKER) or role == "defender"
             if likely_theirs:

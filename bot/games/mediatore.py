@@ -470,7 +470,7 @@ class MediatoreGame(Game):
             elif signal == "stroke":
                 self._strokes.append((seat, suit, self._suit_played[seat][suit]))
         plays.append((seat, card))
-        ev: dict[str, Any] = {"kind": "play", "seat": seat, "card": card}
+        ev: dict[str, Any] = {"kind": "play", "seat": seat, "card": card, "trick": len(self._tricks)}
         if signal is not None:
             ev["signal"] = signal
         self._event(ev)
@@ -495,7 +495,15 @@ class MediatoreGame(Game):
         winner = trick_winner(plays)
         self._tricks.append((self._leader, plays, winner, self._lead_signal))
         self._won[winner].extend(c for _, c in plays)
-        self._event({"kind": "trick", "leader": self._leader, "cards": [c for _, c in plays], "winner": winner})
+        self._event(
+            {
+                "kind": "trick",
+                "leader": self._leader,
+                "cards": [c for _, c in plays],
+                "winner": winner,
+                "trick": len(self._tricks) - 1,
+            }
+        )
         self._plays = []
         self._lead_signal = None
         self._leader = winner
@@ -659,7 +667,7 @@ class MediatoreGame(Game):
             "hands_played": self._played_hands,
             "hands_limit": self._hands_limit,
             "last_hand": self._last_hand,
-            "events": self._events[-EVENTS_SHOWN:],
+            "events": self._public_events(),
         }
         if self._show_history:
             # §11.2: the table option reveals older tricks and running card points (thirds) per seat.
@@ -669,6 +677,23 @@ class MediatoreGame(Game):
             ]
             v["thirds_won"] = [card_thirds(self._won[s]) for s in range(4)]
         return v
+
+    def _public_events(self) -> list[dict[str, Any]]:
+        """The recent events; during play without ``show_history`` (§11.2) the cards of tricks older than the
+        last completed one are left out (who won each trick stays)."""
+        events = self._events[-EVENTS_SHOWN:]
+        if self._show_history or self._phase != "play":
+            return events
+        start = max((i for i, e in enumerate(events) if e["kind"] == "deal"), default=0)  # this hand's events
+        last = len(self._tricks) - 1
+        out = events[:start]
+        for e in events[start:]:
+            if e["kind"] in ("play", "trick") and e["trick"] < last:
+                if e["kind"] == "play":
+                    continue
+                e = {k: x for k, x in e.items() if k != "cards"}
+            out.append(e)
+        return out
 
     def view(self, seat: int) -> View:
         v = self.public_view()

@@ -320,11 +320,10 @@ class MightyGame(Game):
         return n >= n0 + 2
 
     def _joker_call_allowed(self, seat: int) -> bool:
-        # SILENT: the call is offered only while it can matter as far as the leader knows — the Joker
-        # has not been played and is not in the leader's own hand (§6.6.3 says it has no effect then).
-        if self._trick_no == 0 or JOKER in self._played or JOKER in self._hands[seat]:
-            return False
-        return not (seat == self._declarer and JOKER in self._discards)
+        # §6.6.1/§6.6.3: a call may go with any Ripper lead from trick 2 on; it simply has no effect when the
+        # Joker is already played, in the discards or in the caller's own hand. So a call tells the table nothing
+        # about the caller's hand (a Joker holder may call too).
+        return self._trick_no != 0
 
     def _playable(self, seat: int) -> list[str]:
         """Cards ``seat`` may play now (§6.2, §6.3, §6.6)."""
@@ -593,8 +592,6 @@ class MightyGame(Game):
                 self._led_suit = SUIT[card]
                 self._joker_suit = None
             self._joker_call = bool(call)
-            if call:
-                self._no_joker[seat] = True  # a joker call is only offered to a leader without the Joker
             if self._trick_no == 0 and SUIT[card] == trump:
                 self._decl_trump_lead = True
         else:
@@ -610,7 +607,7 @@ class MightyGame(Game):
         hand.remove(card)
         self._played.add(card)
         self._plays.append((seat, card))
-        ev: dict[str, Any] = {"kind": "play", "seat": seat, "card": card}
+        ev: dict[str, Any] = {"kind": "play", "seat": seat, "card": card, "trick": self._trick_no + 1}
         if leading and card == JOKER:
             ev["suit"] = suit
         if call:
@@ -734,6 +731,23 @@ class MightyGame(Game):
         self._deal()
 
     # -- views ---------------------------------------------------------------------------------------
+    def _public_events(self) -> list[dict[str, Any]]:
+        """The recent events; during play without ``show_history`` (§9.2) the cards of tricks older than the
+        last completed one are left out (who won each trick stays)."""
+        events = [dict(e) for e in self._events[-EVENTS_SHOWN:]]
+        if self.options["show_history"] or self._phase != "play":
+            return events
+        out = []
+        for e in events:
+            current = e["hand"] == self._hand_no and e["redeal"] == self._redeal_no
+            old = e.get("trick") if e["kind"] == "play" else e.get("number") if e["kind"] == "trick" else None
+            if current and old is not None and old < self._trick_no:  # tricks 1.._trick_no are complete
+                if e["kind"] == "play":
+                    continue
+                del e["cards"]
+            out.append(e)
+        return out
+
     def public_view(self) -> View:
         ph = self._phase
         in_hand = ph in ("discard", "change", "call", "play")
@@ -800,7 +814,9 @@ class MightyGame(Game):
             "totals": list(self._totals),
             "hands_played": len(self._settlements),
             "last_hand": dict(self._last_hand) if self._last_hand is not None else None,
-            "events": [dict(e) for e in self._events[-EVENTS_SHOWN:]],
+            "events": self._public_events(),
+            # the Joker's fate is what every player keeps track of (a joker call after it has no effect, §6.6.3)
+            "joker_played": JOKER in self._played,
         }
         return v
 

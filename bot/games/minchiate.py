@@ -239,10 +239,9 @@ class MinchiateGame(Game):
                 pts = sum(int(c["value"]) for c in combos)
                 self._push({"kind": "declared", "seat": s, "combos": combos, "matto_bonus": matto, "points": pts})
                 self._score(team_of(s), pts, "declaration", seat=s, combos=combos, matto_bonus=matto)
-        # §6 + M-7: the Fola (left-over cards and every discard) is turned face up
-        fola = list(self._fola_rest)
-        for s in sorted(self._disc):
-            fola.extend(self._disc[s])
+        # §6 + M-7: the Fola (left-over cards and every discard) is turned face up. Sorted: in deal order it
+        # would show which cards each player discarded (and so the voids they made), which §10 keeps private.
+        fola = sort_hand([*self._fola_rest, *(c for s in sorted(self._disc) for c in self._disc[s])])
         self._fola = fola
         self._push({"kind": "fola", "cards": list(fola)})
         self._phase = "play"

@@ -335,7 +335,7 @@ def test_signal_truthfulness() -> None:
     g.apply(0, {"type": "play", "card": "7C", "signal": "stroke"})
     pub = g.public_view()
     assert pub["trick"]["signal"] == "stroke"
-    assert pub["events"][-1] == {"kind": "play", "seat": 0, "card": "7C", "signal": "stroke"}
+    assert pub["events"][-1] == {"kind": "play", "seat": 0, "card": "7C", "signal": "stroke", "trick": 0}
     assert all("signal" not in a for a in g.legal_actions(1))
     expect_illegal(g, 1, {"type": "play", "card": "3C", "signal": "knock"})  # only the leader signals
 
