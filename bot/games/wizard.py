@@ -139,6 +139,8 @@ class WizardGame(Game):
             help="A turned Wizard: dealer picks trump, or no trump.",
         ),
         OptionSpec("stake_per_point", 0, None, 0, 1_000_000, help="Stake per point of difference, settled pairwise."),
+        # DECISION W-1: the engine takes the first dealer as an input; None (tables) = drawn with the seeded RNG
+        OptionSpec("first_dealer", None, help="The seat that deals round 1 (default: drawn at random)."),
     )
 
     # -- construction ----------------------------------------------------------------------------------
@@ -148,6 +150,9 @@ class WizardGame(Game):
         out["bid_restriction"] = bool(out["bid_restriction"])
         out["first_round_blind"] = bool(out["first_round_blind"])
         out["rounds"] = _parse_rounds(out["rounds"], 60 // num_seats)
+        fd = out["first_dealer"]
+        if fd is not None and (isinstance(fd, bool) or not isinstance(fd, int) or not 0 <= fd < num_seats):
+            raise InvalidOptions(f"`first_dealer` must be a seat from 0 to {num_seats - 1}")
         if out["bid_restriction"] and out["bid_mode"] != "open":
             # DECISION W-6: with hidden bids there is no well-defined last bidder.
             raise InvalidOptions("`bid_restriction` needs `bid_mode` open (sequential bids)")
@@ -161,8 +166,9 @@ class WizardGame(Game):
         self._sizes: list[int] = list(range(1, 60 // num_seats + 1)) if rounds == "all" else list(rounds)
         self._restrict: bool = self.options["bid_restriction"]
         self._mode: str = self.options["bid_mode"]
-        # DECISION W-1: the first dealer is drawn with the seeded RNG.
-        self._first_dealer = make_rng(seed, "first_dealer").randrange(num_seats)
+        # DECISION W-1: the first dealer is an input; tables leave it to the seeded RNG (the draw for the deal).
+        fd = self.options["first_dealer"]
+        self._first_dealer = make_rng(seed, "first_dealer").randrange(num_seats) if fd is None else fd
         self._totals = [0] * num_seats
         self._history: list[list[int]] = []
         self._round_log: list[dict[str, Any]] = []

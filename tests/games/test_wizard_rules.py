@@ -71,6 +71,7 @@ def test_default_options() -> None:
         "rounds": "all",
         "wizard_turned": "dealer_chooses",
         "stake_per_point": 0,
+        "first_dealer": None,
     }
     json.dumps(g.options)
 

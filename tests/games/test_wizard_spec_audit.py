@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.engine.errors import IllegalAction
+from bot.engine.errors import IllegalAction, InvalidOptions
 from bot.games.wizard import WizardGame, _set_hands_for_test
 
 _UNSET: Any = ...
@@ -447,3 +447,23 @@ def test_s9_simultaneous_bids_revealed_together_with_total() -> None:
     for s in range(4):
         assert g.view(s)["bids"] == [2, 3, 1, 0]
     assert g.public_view()["bids_total"] == 6
+
+
+@pytest.mark.parametrize("n", [3, 4, 6])
+def test_w1_first_dealer_is_an_input(n: int) -> None:
+    """DECISION W-1 / §3.3: ``first_dealer`` given as an input deals round 1; round r is dealt by
+    ``(first_dealer + r - 1) mod N``, and the player after the dealer bids first."""
+    for fd in range(n):
+        g = WizardGame(n, {"first_dealer": fd, "rounds": "1-3"}, 5)
+        assert g.first_dealer == fd
+        for r in (1, 2, 3):
+            dealer = (fd + r - 1) % n
+            assert g.public_view()["dealer"] == dealer
+            first = dealer if g.public_view()["phase"] == "trump" else (dealer + 1) % n  # a turned Wizard (§4.3)
+            assert g.to_move() == (first,)
+            while g.public_view()["round"] == r and not g.is_over:
+                (s,) = g.to_move()
+                g.apply(s, g.legal_actions(s)[0])
+    for bad in (-1, n, True, "0"):
+        with pytest.raises(InvalidOptions):
+            WizardGame(n, {"first_dealer": bad}, 5)
