@@ -57,8 +57,16 @@ class TableButton(
 
     @classmethod
     def make(
-        cls, tid: int, op: str, label: str, *, ver: int = 0, arg: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None, disabled: bool = False,
+        cls,
+        tid: int,
+        op: str,
+        label: str,
+        *,
+        ver: int = 0,
+        arg: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+        disabled: bool = False,
     ) -> TableButton:
         cid = f"tb:{tid}:{op}:{ver}:{arg}"
         button: discord.ui.Button[Any] = discord.ui.Button(
@@ -87,8 +95,16 @@ class TableSelect(
 
     @classmethod
     def make(
-        cls, tid: int, op: str, ver: int, arg: str, placeholder: str, options: Sequence[tuple[str, str, str | None]],
-        *, count: int = 1, row: int | None = None,
+        cls,
+        tid: int,
+        op: str,
+        ver: int,
+        arg: str,
+        placeholder: str,
+        options: Sequence[tuple[str, str, str | None]],
+        *,
+        count: int = 1,
+        row: int | None = None,
     ) -> TableSelect:
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=f"ts:{tid}:{op}:{ver}:{arg}",
@@ -166,9 +182,7 @@ def view_of(
     return view if view.children else None
 
 
-def _add_control(
-    view: discord.ui.View, c: Control, tid: int, ver: int, legal: Sequence[Action], row: int
-) -> int:
+def _add_control(view: discord.ui.View, c: Control, tid: int, ver: int, legal: Sequence[Action], row: int) -> int:
     prefix = len(f"tb:{tid}:act:{ver}:")
     if c.kind == "buttons":
         for i, ch in enumerate(c.choices[:25]):

@@ -13,7 +13,8 @@ from ._game import send_rules, tables_cog
 
 class MediatoreCog(commands.Cog, name="Mediatore"):
     mediatore = app_commands.Group(
-        name="mediatore", description="Mediatore: the Italian 4-player game with a hidden called partner",
+        name="mediatore",
+        description="Mediatore: the Italian 4-player game with a hidden called partner",
         guild_only=True,
     )
 

@@ -47,9 +47,15 @@ class MightyCog(commands.Cog, name="Mighty"):
         turn_timer: app_commands.Range[int, 15, 3600] | None = None,
     ) -> None:
         options = {
-            "stake": stake, "hands": hands, "kitty_face_up": kitty_face_up, "weak_hand_misdeal": weak_hand_misdeal,
-            "first_trick_friend": first_trick_friend, "no_friend": no_friend,
-            "mighty_saves_joker": mighty_saves_joker, "show_history": show_history, "show_captured": show_captured,
+            "stake": stake,
+            "hands": hands,
+            "kitty_face_up": kitty_face_up,
+            "weak_hand_misdeal": weak_hand_misdeal,
+            "first_trick_friend": first_trick_friend,
+            "no_friend": no_friend,
+            "mighty_saves_joker": mighty_saves_joker,
+            "show_history": show_history,
+            "show_captured": show_captured,
         }
         await tables_cog(self.bot).open_table(interaction, "mighty", options, turn_timer)
 

@@ -13,7 +13,8 @@ from ._game import send_rules, tables_cog
 
 class MinchiateCog(commands.Cog, name="Minchiate"):
     minchiate = app_commands.Group(
-        name="minchiate", description="Minchiate: Florentine tarot for two partnerships, settled in resti",
+        name="minchiate",
+        description="Minchiate: Florentine tarot for two partnerships, settled in resti",
         guild_only=True,
     )
 

@@ -224,8 +224,8 @@ class TablesCog(commands.Cog, name="Tables"):
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}
         lines = [
             f"{medals.get(res.ranks[i], f'{res.ranks[i]}.')} {t.seats[i].name}: {res.totals[i]:+d} {res.currency}"
-            if res.currency != "point" else
-            f"{medals.get(res.ranks[i], f'{res.ranks[i]}.')} {t.seats[i].name}: {res.totals[i]} points"
+            if res.currency != "point"
+            else f"{medals.get(res.ranks[i], f'{res.ranks[i]}.')} {t.seats[i].name}: {res.totals[i]} points"
             for i in order
         ]
         return f"🏁 **{GAMES[t.game_id].title} — game over**\n" + "\n".join(lines)
@@ -256,12 +256,15 @@ class TablesCog(commands.Cog, name="Tables"):
         cls = game_class(t.game_id)
         title = GAMES[t.game_id].title
         need = f"{cls.min_seats}" if cls.min_seats == cls.max_seats else f"{cls.min_seats}–{cls.max_seats}"
-        seats = "\n".join(
-            f"{i + 1}. {s.name}"
-            + (" 👑" if s.user_id == t.host_id else "")
-            + (f" ({s.ai_level})" if s.ai_level else "")
-            for i, s in enumerate(t.seats)
-        ) or "—"
+        seats = (
+            "\n".join(
+                f"{i + 1}. {s.name}"
+                + (" 👑" if s.user_id == t.host_id else "")
+                + (f" ({s.ai_level})" if s.ai_level else "")
+                for i, s in enumerate(t.seats)
+            )
+            or "—"
+        )
         opts = ", ".join(f"{k}={v}" for k, v in sorted(t.options.items())) or "defaults"
         render = renderer(t.game_id)
         lobby_note = getattr(render, "lobby_note", None)
@@ -432,7 +435,8 @@ class TablesCog(commands.Cog, name="Tables"):
             if t.status == "running":
                 await interaction.response.send_message(
                     "Leave the game? The computer will play your seat (you can come back with **I'm back**).",
-                    view=_confirm(tid, "leaveyes", "Yes, leave"), ephemeral=True,
+                    view=_confirm(tid, "leaveyes", "Yes, leave"),
+                    ephemeral=True,
                 )
                 return
             await svc.leave(tid, uid)
@@ -588,7 +592,8 @@ class TablesCog(commands.Cog, name="Tables"):
         if interaction.user.id != t.host_id and not _is_admin(interaction):
             raise TableError("Only the host (or a server manager) can do that.")
         await interaction.response.send_message(
-            "Really end this table? An unfinished hand is not scored.", view=_confirm(t.id, "endyes", "Yes, end it"),
+            "Really end this table? An unfinished hand is not scored.",
+            view=_confirm(t.id, "endyes", "Yes, end it"),
             ephemeral=True,
         )
 

@@ -17,8 +17,13 @@ async def _run(env: dict[str, str], tmp_path: Path) -> tuple[int, str]:
     full = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TAVOLO_"))}
     full.update({"TAVOLO_DATABASE": str(tmp_path / "t.db"), **env})
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=tmp_path, env={**full, "PYTHONPATH": str(ROOT)},
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=tmp_path,
+        env={**full, "PYTHONPATH": str(ROOT)},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
     out, err = await asyncio.wait_for(proc.communicate(), 60)
     assert proc.returncode is not None

@@ -249,9 +249,7 @@ class MightyAgent:
     def _sure(card: str, trump: str, seen: set[str]) -> bool:
         """No unseen card of the same suit ranks above ``card`` (and the Mighty/Joker may still beat it)."""
         s = SUIT[card]
-        return all(
-            c in seen for c in FRENCH_52_JOKER if c != JOKER and SUIT[c] == s and RANK[c] > RANK[card]
-        )
+        return all(c in seen for c in FRENCH_52_JOKER if c != JOKER and SUIT[c] == s and RANK[c] > RANK[card])
 
     def _lead(
         self,

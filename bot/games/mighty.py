@@ -245,16 +245,14 @@ class MightyGame(Game):
         self._void: list[set[str]] = [set() for _ in range(NUM)]
         self._no_joker = [False] * NUM
         self._decl_trump_lead = False
-        self._event(
-            {"kind": "deal", "dealer": self._dealer, "opener": self._opener, "redeal": self._redeal_no}
-        )
+        self._event({"kind": "deal", "dealer": self._dealer, "opener": self._opener, "redeal": self._redeal_no})
 
     def _event(self, ev: dict[str, Any]) -> None:
         ev["hand"] = self._hand_no
         ev["redeal"] = self._redeal_no
         self._events.append(ev)
         if len(self._events) > 4 * EVENTS_SHOWN:
-            del self._events[: -EVENTS_SHOWN]
+            del self._events[:-EVENTS_SHOWN]
 
     # -- protocol basics ------------------------------------------------------------------------------
     @property
@@ -301,10 +299,7 @@ class MightyGame(Game):
         # SILENT: "first turn" = the seat has not yet bid or passed in round 1 (earlier bids by others
         # do not matter); never in the second round (§4.8).
         return (
-            self._opt_weak
-            and self._round == 1
-            and not self._spoken[seat]
-            and weak_hand_halves(self._hands[seat]) <= 1
+            self._opt_weak and self._round == 1 and not self._spoken[seat] and weak_hand_halves(self._hands[seat]) <= 1
         )
 
     def _change_allowed(self, n: int, trump: str) -> bool:
@@ -432,9 +427,7 @@ class MightyGame(Game):
                 raise IllegalAction("You cannot claim a misdeal now.")
             hand = sort_cards(self._hands[seat])
             # §4.8: the claimant's hand is shown publicly as proof; same dealer deals again.
-            self._event(
-                {"kind": "misdeal_claim", "seat": seat, "cards": hand, "value": weak_hand_halves(hand) / 2}
-            )
+            self._event({"kind": "misdeal_claim", "seat": seat, "cards": hand, "value": weak_hand_halves(hand) / 2})
             self._redeal()
             return
         if kind == "bid":
@@ -616,9 +609,7 @@ class MightyGame(Game):
         if self._call_kind == "card" and card == self._call_card and not self._friend_public:
             # §6.8.1: the called card reveals the friend (or the secret solo) the moment it is played.
             self._friend_public = True
-            self._event(
-                {"kind": "friend_revealed", "seat": self._friend, "card": card, "declarer": self._declarer}
-            )
+            self._event({"kind": "friend_revealed", "seat": self._friend, "card": card, "declarer": self._declarer})
         if len(self._plays) == NUM:
             self._finish_trick()
 
@@ -653,9 +644,7 @@ class MightyGame(Game):
             # §5.3.2 / §6.8.2: the winner of trick 1 is the friend (the declarer -> plays alone).
             self._friend = None if winner == self._declarer else winner
             self._friend_public = True
-            self._event(
-                {"kind": "friend_revealed", "seat": self._friend, "card": None, "declarer": self._declarer}
-            )
+            self._event({"kind": "friend_revealed", "seat": self._friend, "card": None, "declarer": self._declarer})
         self._trick_no += 1
         self._plays = []
         self._leader = winner
@@ -807,9 +796,7 @@ class MightyGame(Game):
             "history": [dict(t) for t in self._history] if self.options["show_history"] else None,
             "tricks_won": list(self._tricks_won),
             # §9.2 option show_captured; SILENT: when off only the trick counts are public.
-            "captured": [sort_cards([c for c in w if c in POINT_CARDS]) for w in self._won]
-            if show_captured
-            else None,
+            "captured": [sort_cards([c for c in w if c in POINT_CARDS]) for w in self._won] if show_captured else None,
             "points_won": [card_points(w) for w in self._won] if show_captured else None,
             "totals": list(self._totals),
             "hands_played": len(self._settlements),

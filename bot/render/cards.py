@@ -16,8 +16,16 @@ MINCHIATE_SUIT = {"Co": "🪙", "Cu": "🏆", "Sw": "⚔️", "Ba": "🪵"}
 
 ITALIAN_SUIT_NAME = {"D": "Denari", "C": "Coppe", "S": "Spade", "B": "Bastoni"}
 ITALIAN_RANK_NAME = {
-    "A": "Asso", "2": "Due", "3": "Tre", "4": "Quattro", "5": "Cinque", "6": "Sei", "7": "Sette",
-    "J": "Fante", "N": "Cavallo", "K": "Re",
+    "A": "Asso",
+    "2": "Due",
+    "3": "Tre",
+    "4": "Quattro",
+    "5": "Cinque",
+    "6": "Sei",
+    "7": "Sette",
+    "J": "Fante",
+    "N": "Cavallo",
+    "K": "Re",
 }
 FRENCH_SUIT_NAME = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
 FRENCH_RANK_NAME = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "T": "10"}

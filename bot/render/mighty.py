@@ -298,8 +298,11 @@ def _controls(view: dict[str, Any]) -> list[Control]:
     acts: list[Action] = prompt["actions"]
     ph = view["phase"]
     if ph == "auction":
-        buttons = [Choice(action_label(a), a, "danger" if a["type"] == "misdeal" else "secondary")
-                   for a in acts if a["type"] != "bid"]
+        buttons = [
+            Choice(action_label(a), a, "danger" if a["type"] == "misdeal" else "secondary")
+            for a in acts
+            if a["type"] != "bid"
+        ]
         bids = [Choice(action_label(a), a) for a in acts if a["type"] == "bid"]
         return [Control("buttons", "Auction", buttons), *split_choices(bids, "Bid…", prefer_buttons=False)]
     if ph == "change":

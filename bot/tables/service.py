@@ -157,8 +157,17 @@ class TableService:
                 "INSERT INTO game_tables (guild_id, channel_id, game, host_id, options_json, seed, status,"
                 " seats_json, turn_timeout, messages_json, tournament_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (
-                    guild_id, channel_id, game_id, host_id, json.dumps(options), table.seed, "lobby",
-                    json.dumps([s.to_json() for s in seats]), timeout, "{}", tournament_id,
+                    guild_id,
+                    channel_id,
+                    game_id,
+                    host_id,
+                    json.dumps(options),
+                    table.seed,
+                    "lobby",
+                    json.dumps([s.to_json() for s in seats]),
+                    timeout,
+                    "{}",
+                    tournament_id,
                 ),
             )
             table.id = int(cur.lastrowid or 0)
@@ -359,9 +368,7 @@ class TableService:
         else:
             t.messages[key] = message_id
         async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE game_tables SET messages_json = ? WHERE id = ?", (json.dumps(t.messages), t.id)
-            )
+            await conn.execute("UPDATE game_tables SET messages_json = ? WHERE id = ?", (json.dumps(t.messages), t.id))
 
     # ------------------------------------------------------------------ play
     async def act(self, table_id: int, user_id: int, action: Action, version: int | None = None) -> Table:
@@ -443,9 +450,7 @@ class TableService:
             summary=dict(s.summary),
         )
 
-    async def _after_action(
-        self, t: Table, seat: int | None, settled: list[Settlement], notices: list[str]
-    ) -> None:
+    async def _after_action(self, t: Table, seat: int | None, settled: list[Settlement], notices: list[str]) -> None:
         kind = "finished" if t.status == "finished" else "action"
         await self._notify(TableUpdate(t, kind, settled, notices, actor_seat=seat))
         if t.status == "running":
@@ -571,8 +576,12 @@ class TableService:
             " updated_at=strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id=?"
         )
         args = (
-            t.status, json.dumps([s.to_json() for s in t.seats]), t.host_id, json.dumps(t.messages),
-            json.dumps(t.state_json()), t.id,
+            t.status,
+            json.dumps([s.to_json() for s in t.seats]),
+            t.host_id,
+            json.dumps(t.messages),
+            json.dumps(t.state_json()),
+            t.id,
         )
         if conn is not None:
             await conn.execute(sql, args)
@@ -592,10 +601,18 @@ class TableService:
             restored: list[Table] = []
             for r in rows:
                 t = Table(
-                    id=r[0], guild_id=r[1], channel_id=r[2], game_id=r[3], host_id=r[4],
-                    options=json.loads(r[5]), seed=r[6], status=r[7],
-                    seats=[Seat.from_json(s) for s in json.loads(r[8])], turn_timeout=r[9],
-                    messages=json.loads(r[10]), tournament_id=r[11],
+                    id=r[0],
+                    guild_id=r[1],
+                    channel_id=r[2],
+                    game_id=r[3],
+                    host_id=r[4],
+                    options=json.loads(r[5]),
+                    seed=r[6],
+                    status=r[7],
+                    seats=[Seat.from_json(s) for s in json.loads(r[8])],
+                    turn_timeout=r[9],
+                    messages=json.loads(r[10]),
+                    tournament_id=r[11],
                 )
                 t.load_state(json.loads(r[12]))
                 acur = await conn.execute(

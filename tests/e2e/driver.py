@@ -84,7 +84,6 @@ class Player:
         self.clicks = 0
         self._clicked: tuple[int, int] | None = None  # (message id, edits) of the panel last clicked
 
-
     def panel(self) -> st.Message | None:
         """The newest message holding this player's hand: their DM, else their newest ephemeral hand."""
         candidates = [m for m in self.user.dm_messages() if m.embeds]

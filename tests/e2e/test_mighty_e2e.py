@@ -208,8 +208,16 @@ def score_hand(actions: list[tuple[int, dict[str, Any]]], stake: int) -> dict[st
     else:
         pay[decl], pay[friend] = 2 * sign * score, sign * score
     return {
-        "declarer": decl, "friend": friend, "points": p, "made": made, "score": score, "winners": winners,
-        "payments": [x * stake for x in pay], "contract": (b, trump), "call": call, "discards": discards,
+        "declarer": decl,
+        "friend": friend,
+        "points": p,
+        "made": made,
+        "score": score,
+        "winners": winners,
+        "payments": [x * stake for x in pay],
+        "contract": (b, trump),
+        "call": call,
+        "discards": discards,
     }
 
 
@@ -248,8 +256,9 @@ class AlicePolicy:
         if "bid" in kinds or "pass" in kinds:
             if "trump" not in plan:
                 suits = "DHC"
-                plan["trump"] = max(suits, key=lambda s: (sum(c[-1] == s for c in hand),
-                                                          sum(c[-1] == s and c in POINTS for c in hand)))
+                plan["trump"] = max(
+                    suits, key=lambda s: (sum(c[-1] == s for c in hand), sum(c[-1] == s and c in POINTS for c in hand))
+                )
                 plan["bid_suit"] = next(s for s in "DHC" if s != plan["trump"])
             bids = [a for a in offered if a["type"] == "bid" and a["trump"] == plan["bid_suit"] and 14 <= a["n"] <= 18]
             if bids:
@@ -257,8 +266,14 @@ class AlicePolicy:
             return {"type": "bid", "n": 20, "trump": "NT"}  # never needed with this seed
         if "combo" in kinds:
             trump = game.public_view()["bid"]["trump"] if hn else plan["trump"]
-            keep_first = sorted(hand, key=lambda c: (c in ("AS", "JK") or c[-1] == trump, c in POINTS,
-                                                     RANKS.index(c[0]) if c != "JK" else 99))
+            keep_first = sorted(
+                hand,
+                key=lambda c: (
+                    c in ("AS", "JK") or c[-1] == trump,
+                    c in POINTS,
+                    RANKS.index(c[0]) if c != "JK" else 99,
+                ),
+            )
             return ("discard", keep_first[:3])
         if "contract" in kinds:
             bid = game.public_view()["bid"]
@@ -287,9 +302,7 @@ class AlicePolicy:
 
 
 # ---------------------------------------------------------------------------------------------- the test
-async def test_two_mighty_hands_friend_secrecy_joker_lead_and_ledger(
-    fake_discord: FakeDiscord, tmp_path: Path
-) -> None:
+async def test_two_mighty_hands_friend_secrecy_joker_lead_and_ledger(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
     guild = fake.add_guild("Friends")
     channel = fake.add_channel(guild, "cards")
@@ -318,8 +331,17 @@ async def test_two_mighty_hands_friend_secrecy_joker_lead_and_ledger(
 
         seen_hand = -1
         old_ids: set[int] = set()  # channel messages of earlier hands (their cards are no secret any more)
-        observed = {"bob_friend_dm": 0, "friend_hidden": 0, "friend_public": 0, "solo_dm": 0, "solo_hidden": 0,
-                    "solo_public": 0, "kitty": 0, "discarded": 0, "contract": 0}
+        observed = {
+            "bob_friend_dm": 0,
+            "friend_hidden": 0,
+            "friend_public": 0,
+            "solo_dm": 0,
+            "solo_hidden": 0,
+            "solo_public": 0,
+            "kitty": 0,
+            "discarded": 0,
+            "contract": 0,
+        }
 
         def public_text() -> str:
             texts = []
@@ -405,7 +427,8 @@ async def test_two_mighty_hands_friend_secrecy_joker_lead_and_ledger(
         for _ in range(400):
             await fake.wait_for(
                 lambda: game_over(fake, channel) or alice.can_act() or bob.can_act() or fake.rejected,
-                timeout=30, description="a human with choices, or the end of the game",
+                timeout=30,
+                description="a human with choices, or the end of the game",
             )
             assert not fake.rejected, f"Discord rejected a request of the bot: {fake.rejected[-1]}"
             await check_privacy()
@@ -457,8 +480,11 @@ async def test_two_mighty_hands_friend_secrecy_joker_lead_and_ledger(
         assert h1["winners"][1] == 0 and joker_checked
         assert h2["declarer"] == 0 and h2["friend"] is None and h2["call"]["card"] == policy.plan[1]["called"]
         # every secrecy check ran (a called card played only in the last trick leaves no point to look after)
-        late = [x for x, card in ((0, h1["call"]["card"]), (1, h2["call"]["card"]))
-                if [a.get("card") for _, a in hands[x] if a["type"] == "play"].index(card) >= 45]
+        late = [
+            x
+            for x, card in ((0, h1["call"]["card"]), (1, h2["call"]["card"]))
+            if [a.get("card") for _, a in hands[x] if a["type"] == "play"].index(card) >= 45
+        ]
         for key, n in observed.items():
             assert n or (key == "friend_public" and 0 in late) or (key == "solo_public" and 1 in late), observed
         assert all(a["type"] == "pass" for a in bob.sent if a["type"] in ("bid", "pass"))
@@ -494,4 +520,3 @@ async def test_two_mighty_hands_friend_secrecy_joker_lead_and_ledger(
         assert not fake.late_acks
     finally:
         await stop_bot(bot, task)
-

@@ -68,17 +68,18 @@ async def test_killed_mid_game_then_restarted(fake_discord: FakeDiscord, tmp_pat
             "SELECT id, options_json, seed, seats_json, status FROM game_tables"
         ).fetchone()
         assert status == "finished"
-        log = [(s, json.loads(a)) for s, a in con.execute(
-            "SELECT seat, action FROM table_actions WHERE table_id = ? ORDER BY seq", (tid,)
-        )]
+        log = [
+            (s, json.loads(a))
+            for s, a in con.execute("SELECT seat, action FROM table_actions WHERE table_id = ? ORDER BY seq", (tid,))
+        ]
         game = replay(WizardGame, len(json.loads(seats)), json.loads(options), seed, log)
         assert game.is_over
         (settlement,) = game.settlements()
         assert con.execute("SELECT COUNT(*) FROM settlements").fetchone()[0] == 1
         for currency in ("point", "stake"):
-            booked = [a for (a,) in con.execute(
-                "SELECT amount FROM entries WHERE currency = ? ORDER BY seat", (currency,)
-            )]
+            booked = [
+                a for (a,) in con.execute("SELECT amount FROM entries WHERE currency = ? ORDER BY seat", (currency,))
+            ]
             assert booked == list(settlement.amounts[currency])
         assert sum(settlement.amounts["stake"]) == 0
     finally:

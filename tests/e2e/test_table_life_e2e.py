@@ -109,9 +109,7 @@ async def test_halfway_through_a_turn_the_player_gets_a_reminder(fake_discord: F
         await stop_bot(bot, task)
 
 
-async def test_a_reminder_sent_before_a_restart_is_deleted_after_it(
-    fake_discord: FakeDiscord, tmp_path: Path
-) -> None:
+async def test_a_reminder_sent_before_a_restart_is_deleted_after_it(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     """The reminder is saved with the table: the bot stops after sending it, starts again, and the reminder still
     goes once the player has acted."""
     fake = fake_discord

@@ -26,8 +26,9 @@ ORDER = list(FRENCH_52_JOKER)
 
 
 # -- helpers ----------------------------------------------------------------------------------------------
-def make(spec: dict[int, str] | None = None, kitty: str = "", options: dict[str, Any] | None = None,
-         seed: int = 0) -> MightyGame:
+def make(
+    spec: dict[int, str] | None = None, kitty: str = "", options: dict[str, Any] | None = None, seed: int = 0
+) -> MightyGame:
     """A fresh game whose deal is replaced: ``spec`` gives some cards per seat, the rest is filled in."""
     spec = spec or {}
     hands = {s: c.split() for s, c in spec.items()}
@@ -57,10 +58,18 @@ def auction_to(g: MightyGame, declarer: int, n: int, trump: str) -> None:
             g.apply(s, {"type": "pass"})
 
 
-def to_play(spec: dict[int, str] | None = None, kitty: str = "", declarer: int = 0, n: int = 13,
-            trump: str = "H", discard: list[str] | None = None, contract: tuple[int, str] | None = None,
-            call: dict[str, Any] | None = None, options: dict[str, Any] | None = None,
-            seed: int = 0) -> MightyGame:
+def to_play(
+    spec: dict[int, str] | None = None,
+    kitty: str = "",
+    declarer: int = 0,
+    n: int = 13,
+    trump: str = "H",
+    discard: list[str] | None = None,
+    contract: tuple[int, str] | None = None,
+    call: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+) -> MightyGame:
     g = make(spec, kitty, options, seed)
     kit = list(g._kitty)
     auction_to(g, declarer, n, trump)
@@ -71,8 +80,9 @@ def to_play(spec: dict[int, str] | None = None, kitty: str = "", declarer: int =
     return g
 
 
-def position(trump: str, trick_no: int, hands: list[str], leader: int,
-             options: dict[str, Any] | None = None) -> MightyGame:
+def position(
+    trump: str, trick_no: int, hands: list[str], leader: int, options: dict[str, Any] | None = None
+) -> MightyGame:
     """A play-phase game with arbitrary hands, at trick ``trick_no`` (0-based), ``leader`` to lead."""
     g = to_play(trump=trump, options=options)
     g._hands = [h.split() for h in hands]
@@ -131,8 +141,15 @@ def test_deal_mapping_3_3_and_first_dealer_3_1(seed: int) -> None:
 def test_options_validation() -> None:
     g = MightyGame(5, None, 1)
     assert g.options == {
-        "weak_hand_misdeal": True, "kitty_face_up": True, "first_trick_friend": True, "no_friend": True,
-        "mighty_saves_joker": False, "show_history": False, "show_captured": True, "stake": 1, "hands": 0,
+        "weak_hand_misdeal": True,
+        "kitty_face_up": True,
+        "first_trick_friend": True,
+        "no_friend": True,
+        "mighty_saves_joker": False,
+        "show_history": False,
+        "show_captured": True,
+        "stake": 1,
+        "hands": 0,
     }
     with pytest.raises(InvalidOptions):
         MightyGame(4, None, 1)
@@ -156,9 +173,14 @@ def test_bid_order_4_3() -> None:
     s = g.to_move()[0]
     assert s == (o + 1) % 5
     before = snapshot(g)
-    for bad in ({"type": "bid", "n": 15, "trump": "S"}, {"type": "bid", "n": 14, "trump": "NT"},
-                {"type": "bid", "n": 21, "trump": "NT"}, {"type": "bid", "n": 12, "trump": "S"},
-                {"type": "bid", "n": 16, "trump": "X"}, {"type": "bid", "n": True, "trump": "S"}):
+    for bad in (
+        {"type": "bid", "n": 15, "trump": "S"},
+        {"type": "bid", "n": 14, "trump": "NT"},
+        {"type": "bid", "n": 21, "trump": "NT"},
+        {"type": "bid", "n": 12, "trump": "S"},
+        {"type": "bid", "n": 16, "trump": "X"},
+        {"type": "bid", "n": True, "trump": "S"},
+    ):
         with pytest.raises(IllegalAction):
             g.apply(s, bad)
         assert snapshot(g) == before  # illegal actions leave the state unchanged
@@ -365,8 +387,9 @@ def test_secret_solo_in_hand_and_in_discards_5_3_1() -> None:
     pv = g.public_view()
     assert "secret_solo" not in pv and pv["friend"] is None and not pv["friend_revealed"]
     # called card in the discards
-    g = to_play({0: "KH QH JH TH 9H 8H 7H 6H 5H 4H"}, kitty="AS 2C 3D", call={"type": "call", "kind": "card",
-                                                                               "card": "AS"})
+    g = to_play(
+        {0: "KH QH JH TH 9H 8H 7H 6H 5H 4H"}, kitty="AS 2C 3D", call={"type": "call", "kind": "card", "card": "AS"}
+    )
     assert g.view(0)["secret_solo"] and g._friend is None
 
 
@@ -483,7 +506,11 @@ def test_joker_powerless_in_trick_10_6_5_2() -> None:
 def test_led_joker_names_suit_6_5_3() -> None:
     g = position("H", 4, ["JK 2D", "3D 4C AS", "5C 6C", "7H 8S", "9D"], 0)
     assert {(a["card"], a.get("suit")) for a in g.legal_actions(0)} == {
-        ("JK", "S"), ("JK", "D"), ("JK", "H"), ("JK", "C"), ("2D", None)
+        ("JK", "S"),
+        ("JK", "D"),
+        ("JK", "H"),
+        ("JK", "C"),
+        ("2D", None),
     }
     with pytest.raises(IllegalAction):
         play(g, 0, "JK")  # must name a suit
@@ -491,8 +518,15 @@ def test_led_joker_names_suit_6_5_3() -> None:
         play(g, 0, "2D", suit="H")
     play(g, 0, "JK", suit="C")
     assert g.public_view()["trick"]["joker_suit"] == "C"
-    assert g.public_view()["events"][-1] == {"kind": "play", "seat": 0, "card": "JK", "suit": "C",
-                                              "hand": 0, "redeal": 0, "trick": 5}
+    assert g.public_view()["events"][-1] == {
+        "kind": "play",
+        "seat": 0,
+        "card": "JK",
+        "suit": "C",
+        "hand": 0,
+        "redeal": 0,
+        "trick": 5,
+    }
     assert cards_of(g, 1) == {"4C", "AS"}  # follow the named suit; Mighty free
     play(g, 1, "4C")
     assert cards_of(g, 2) == {"5C", "6C"}
@@ -584,8 +618,11 @@ def test_mighty_saves_joker_option_6_6_2() -> None:
 
 
 def test_called_card_reveals_friend_6_8() -> None:
-    g = to_play({0: "AH KH QH JH TH 9H 8H 7H 6H 2C", 2: "3C 4C 5C 6C 7C 8C 9C TC JC QC"},
-                kitty="2S 3S 4S", call={"type": "call", "kind": "card", "card": "QC"})
+    g = to_play(
+        {0: "AH KH QH JH TH 9H 8H 7H 6H 2C", 2: "3C 4C 5C 6C 7C 8C 9C TC JC QC"},
+        kitty="2S 3S 4S",
+        call={"type": "call", "kind": "card", "card": "QC"},
+    )
     assert g.view(2)["role"] == "friend"
     play(g, 0, "2C")
     play(g, 1, g.legal_actions(1)[0]["card"])
@@ -598,8 +635,9 @@ def test_called_card_reveals_friend_6_8() -> None:
 
 
 def test_secret_solo_revealed_when_declarer_plays_card_6_8_1() -> None:
-    g = to_play({0: "AH KH QH JH TH 9H 8H 7H 6H 2C"}, kitty="2S 3S 4S",
-                call={"type": "call", "kind": "card", "card": "2C"})
+    g = to_play(
+        {0: "AH KH QH JH TH 9H 8H 7H 6H 2C"}, kitty="2S 3S 4S", call={"type": "call", "kind": "card", "card": "2C"}
+    )
     play(g, 0, "2C")
     v = g.public_view()
     assert v["friend_revealed"] and v["friend"] is None
@@ -608,8 +646,9 @@ def test_secret_solo_revealed_when_declarer_plays_card_6_8_1() -> None:
 
 
 def test_first_trick_friend_6_8_2() -> None:
-    g = to_play({0: "AH KH QH JH TH 9H 8H 7H 6H 2C", 3: "AC"}, kitty="2S 3S 4S",
-                call={"type": "call", "kind": "first_trick"})
+    g = to_play(
+        {0: "AH KH QH JH TH 9H 8H 7H 6H 2C", 3: "AC"}, kitty="2S 3S 4S", call={"type": "call", "kind": "first_trick"}
+    )
     assert all(g.view(s)["role"] in ("declarer", "defender") for s in range(5))
     play(g, 0, "2C")
     for s in (1, 2, 3, 4):
@@ -624,8 +663,7 @@ def test_first_trick_friend_6_8_2() -> None:
 
 
 def test_first_trick_won_by_declarer_means_alone() -> None:
-    g = to_play({0: "AS KH QH JH TH 9H 8H 7H 6H 2C"}, kitty="2S 3S 4S",
-                call={"type": "call", "kind": "first_trick"})
+    g = to_play({0: "AS KH QH JH TH 9H 8H 7H 6H 2C"}, kitty="2S 3S 4S", call={"type": "call", "kind": "first_trick"})
     play(g, 0, "AS")
     for s in (1, 2, 3, 4):
         play(g, s, g.legal_actions(s)[0]["card"])
@@ -645,15 +683,16 @@ def test_first_trick_won_by_declarer_means_alone() -> None:
         (16, "NT", True, 15, 4, -16, None, 4),
     ],
 )
-def test_worked_examples_7_4(n: int, trump: str, alone: bool, p: int, s: int, pay_decl: int,
-                             pay_friend: int | None, pay_def: int) -> None:
+def test_worked_examples_7_4(
+    n: int, trump: str, alone: bool, p: int, s: int, pay_decl: int, pay_friend: int | None, pay_def: int
+) -> None:
     _, _, score, made = base_score(n, trump, p, alone)
     assert score == s
     pay = payments(0, None if alone else 1, score, made)
     assert pay[0] == pay_decl and sum(pay) == 0
     if pay_friend is not None:
         assert pay[1] == pay_friend
-    assert all(x == pay_def for x in pay[(1 if alone else 2):])
+    assert all(x == pay_def for x in pay[(1 if alone else 2) :])
 
 
 def test_scoring_branches_7_2_7_3() -> None:
@@ -681,8 +720,14 @@ def _random_finish(g: MightyGame, seed: int = 0) -> None:
 
 
 def test_hand_settlement_and_next_dealer_8() -> None:
-    g = to_play({0: "AH KH QH JH TH 9H 8H 7H 6H 2C", 3: "AS"}, kitty="KC QC 2S", discard=["KC", "QC", "2S"],
-                n=14, call={"type": "call", "kind": "card", "card": "AS"}, options={"stake": 3})
+    g = to_play(
+        {0: "AH KH QH JH TH 9H 8H 7H 6H 2C", 3: "AS"},
+        kitty="KC QC 2S",
+        discard=["KC", "QC", "2S"],
+        n=14,
+        call={"type": "call", "kind": "card", "card": "AS"},
+        options={"stake": 3},
+    )
     _random_finish(g, 1)
     (st,) = g.settlements()
     s = st.summary
@@ -710,8 +755,9 @@ def test_no_friend_hand_doubles_and_declarer_deals_8_2() -> None:
 
 
 def test_secret_solo_scores_alone_without_doubling() -> None:
-    g = to_play({0: "AH KH QH JH TH 9H 8H 7H 6H 2C"}, kitty="2S 3S 4S",
-                call={"type": "call", "kind": "card", "card": "AH"})
+    g = to_play(
+        {0: "AH KH QH JH TH 9H 8H 7H 6H 2C"}, kitty="2S 3S 4S", call={"type": "call", "kind": "card", "card": "AH"}
+    )
     _random_finish(g, 5)
     s = g.settlements()[0].summary
     assert s["secret_solo"] and s["friend"] is None and "no_friend" not in s["multipliers"]
@@ -750,8 +796,11 @@ def test_joker_call_without_joker_in_play_has_no_effect_6_6_3() -> None:
 
 
 def test_ripped_joker_as_called_card_reveals_friend_6_8_1() -> None:
-    g = to_play({0: "AH KH QH JH TH 9H 8H 7H 6H 2C", 2: "JK 3D", 3: "3C"}, kitty="2S 4S 5S",
-                call={"type": "call", "kind": "card", "card": "JK"})
+    g = to_play(
+        {0: "AH KH QH JH TH 9H 8H 7H 6H 2C", 2: "JK 3D", 3: "3C"},
+        kitty="2S 4S 5S",
+        call={"type": "call", "kind": "card", "card": "JK"},
+    )
     assert g.view(2)["role"] == "friend"
     g._trick_no = 1
     g._leader = 3

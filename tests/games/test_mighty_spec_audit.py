@@ -47,9 +47,16 @@ def bid_to(g: MightyGame, declarer: int, n: int, trump: str) -> None:
             g.apply(s, {"type": "pass"})
 
 
-def ready(n: int, trump: str, call: dict[str, Any], *, hands: list[str] | None = None,
-          discard: list[str] | None = None, contract: tuple[int, str] | None = None,
-          options: dict[str, Any] | None = None) -> MightyGame:
+def ready(
+    n: int,
+    trump: str,
+    call: dict[str, Any],
+    *,
+    hands: list[str] | None = None,
+    discard: list[str] | None = None,
+    contract: tuple[int, str] | None = None,
+    options: dict[str, Any] | None = None,
+) -> MightyGame:
     """Seat 0 declares ``n trump`` on FULL_DEAL (or ``hands``), discards, fixes the contract, calls."""
     g = dealt(hands or FULL_DEAL, FULL_KITTY, options)
     bid_to(g, 0, n, trump)
@@ -75,8 +82,9 @@ def at(g: MightyGame, trick_no: int, hands: list[str], leader: int) -> MightyGam
     return g
 
 
-def pos(trump: str, trick_no: int, hands: list[str], leader: int, n: int = 13,
-        options: dict[str, Any] | None = None) -> MightyGame:
+def pos(
+    trump: str, trick_no: int, hands: list[str], leader: int, n: int = 13, options: dict[str, Any] | None = None
+) -> MightyGame:
     return at(ready(n, trump, CALL_NONE, options=options), trick_no, hands, leader)
 
 
@@ -149,8 +157,16 @@ def test_4_8_weak_claim_in_later_hand_keeps_opener() -> None:
     run_hand_first_legal(g)
     assert g.to_move() == (0,) and g.public_view()["dealer"] == 3
     weak = "JK KH TH 2C 3C 4C 5C 6C 7C 8C"  # −1 + 1 + ½ = ½ → eligible
-    rest = [c for c in FULL_DEAL[1].split() + FULL_DEAL[2].split() + FULL_DEAL[3].split()
-            + FULL_DEAL[4].split() + FULL_DEAL[0].split() + FULL_KITTY.split() if c not in weak.split()]
+    rest = [
+        c
+        for c in FULL_DEAL[1].split()
+        + FULL_DEAL[2].split()
+        + FULL_DEAL[3].split()
+        + FULL_DEAL[4].split()
+        + FULL_DEAL[0].split()
+        + FULL_KITTY.split()
+        if c not in weak.split()
+    ]
     hands = [" ".join(rest[0:10]), weak, " ".join(rest[10:20]), " ".join(rest[20:30]), " ".join(rest[30:40])]
     _set_hands_for_test(g, [h.split() for h in hands], rest[40:43])
     g.apply(0, {"type": "pass"})
@@ -344,15 +360,15 @@ def test_6_6_2_joker_call_forces_joker_over_mighty_default() -> None:
 # -- §6.8 / §7 / §8 end to end ---------------------------------------------------------------------------
 WORKED: list[tuple[int, str, dict[str, Any], int, list[int]]] = [
     # (B, trump, call, P, payments seats 0..4)  — seat 0 declarer, seat 3 holds the called ♣A
-    (15, "D", CALL_AC, 16, [10, -5, -5, 5, -5]),   # §7.4 row 1: S = 2·2+1 = 5
-    (15, "D", CALL_AC, 13, [-4, 2, 2, -2, 2]),     # row 2: S = 2
+    (15, "D", CALL_AC, 16, [10, -5, -5, 5, -5]),  # §7.4 row 1: S = 2·2+1 = 5
+    (15, "D", CALL_AC, 13, [-4, 2, 2, -2, 2]),  # row 2: S = 2
     (16, "NT", CALL_AC, 18, [32, -16, -16, 16, -16]),  # row 3: (6+2)·2 = 16
-    (17, "H", CALL_AC, 20, [44, -22, -22, 22, -22]),   # row 4: (8+3)·2 run = 22
+    (17, "H", CALL_AC, 20, [44, -22, -22, 22, -22]),  # row 4: (8+3)·2 run = 22
     (16, "NT", CALL_NONE, 17, [112, -28, -28, -28, -28]),  # row 5: (6+1)·2·2 = 28
     (16, "NT", CALL_NONE, 15, [-16, 4, 4, 4, 4]),  # row 6: 1·2·2 = 4
     (14, "H", CALL_AC, 9, [-20, 10, 10, -10, 10]),  # §7.3 back-run: (14−9)·2 = 10
-    (14, "H", CALL_AC, 10, [-8, 4, 4, -4, 4]),     # §7.3 no back-run at P = 10: S = 4
-    (13, "S", CALL_AC, 19, [12, -6, -6, 6, -6]),   # §7.3 no run at 19: S = 0 + 6 = 6
+    (14, "H", CALL_AC, 10, [-8, 4, 4, -4, 4]),  # §7.3 no back-run at P = 10: S = 4
+    (13, "S", CALL_AC, 19, [12, -6, -6, 6, -6]),  # §7.3 no run at 19: S = 0 + 6 = 6
 ]
 
 

@@ -87,7 +87,11 @@ async def test_invalid_options_are_refused_at_create() -> None:
     svc = await make_service()
     with pytest.raises(TableError):
         await svc.create(
-            guild_id=GUILD, channel_id=CHANNEL, game_id="wizard", host_id=ALICE, host_name="Alice",
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            game_id="wizard",
+            host_id=ALICE,
+            host_name="Alice",
             options={"bid_restriction": True, "bid_mode": "secret"},
         )
     with pytest.raises(TableError, match="turn timer"):
@@ -99,8 +103,13 @@ async def test_invalid_options_are_refused_at_create() -> None:
 
 async def _start_table(svc: TableService, seed: int, options: dict[str, Any] | None = None) -> int:
     t = await svc.create(
-        guild_id=GUILD, channel_id=CHANNEL, game_id="wizard", host_id=ALICE, host_name="Alice",
-        options=options or {"rounds": [1, 2, 3], "stake_per_point": 1}, seed=seed,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        game_id="wizard",
+        host_id=ALICE,
+        host_name="Alice",
+        options=options or {"rounds": [1, 2, 3], "stake_per_point": 1},
+        seed=seed,
     )
     await svc.join(t.id, BOB, "Bob")
     await svc.add_computer(t.id, ALICE)
