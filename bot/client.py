@@ -32,6 +32,7 @@ COGS = (
     "cogs.minchiate",
     "cogs.ledger",
     "cogs.tournament",
+    "cogs.help",
 )
 
 

@@ -196,3 +196,26 @@ async def test_strong_computer_plays_from_a_worker_process(fake_discord: FakeDis
         assert not fake.late_acks
     finally:
         await stop_bot(bot, task)
+
+
+async def test_help_lists_every_command(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """``/help`` answers privately with how to start a table and every registered command (from the live tree)."""
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    alice = fake.add_user("alice")
+    bot, task = await start_bot(fake, tmp_path / "t.db", dev_guild=guild.id)
+    try:
+        reply = await (await alice.slash(channel, "help")).reply()
+        assert reply.ephemeral
+        text = reply.text()
+        assert "**Join**" in text and "/<game> new" in text
+        registered = []
+        for c in fake.commands(guild):
+            subs = [o for o in c.get("options") or [] if o["type"] in (1, 2)]
+            registered += [f"/{c['name']} {o['name']}" for o in subs] if subs else [f"/{c['name']}"]
+        assert len(registered) > 25
+        assert [r for r in registered if f"`{r}`" not in text] == []
+        fake.assert_clean()
+    finally:
+        await stop_bot(bot, task)

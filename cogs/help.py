@@ -1,0 +1,78 @@
+"""``/help``: how to start a table, and every slash command with its description (read from the live command tree,
+so the list never goes stale)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.registry import GAMES
+
+#: the help embed's sections, in order: (title, top-level command names); anything else goes under "More"
+SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Games", tuple(GAMES)),
+    ("At a table", ("table",)),
+    ("Accounts and ratings", ("ledger", "leaderboard", "profile", "season", "tavolo")),
+    ("Tournaments", ("tournament",)),
+)
+
+INTRO = (
+    "Open a table in a channel with `/<game> new` (games: {games}). Players click **Join**, the host may "
+    "**Add computer** for empty seats, then **Start**. Your hand and choices come by DM; if your DMs are closed, "
+    "click **My hand** on the table message. Each game's rules: `/<game> rules`."
+)
+
+
+def command_lines(tree: app_commands.CommandTree[Any]) -> dict[str, list[str]]:
+    """``/command — description`` lines per top-level command name (a group lists its subcommands)."""
+    out: dict[str, list[str]] = {}
+    for cmd in tree.get_commands(type=discord.AppCommandType.chat_input):
+        if isinstance(cmd, app_commands.Group):
+            subs = sorted(cmd.walk_commands(), key=lambda c: c.qualified_name)
+            out[cmd.name] = [
+                f"`/{c.qualified_name}` — {c.description}" for c in subs if isinstance(c, app_commands.Command)
+            ]
+        elif isinstance(cmd, app_commands.Command):
+            out[cmd.name] = [f"`/{cmd.name}` — {cmd.description}"]
+    return out
+
+
+def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
+    lines = command_lines(tree)
+    embed = discord.Embed(
+        title="Tavolo — help",
+        description=INTRO.format(games=", ".join(f"`{g}`" for g in GAMES)),
+        colour=0x95A5A6,
+    )
+    for title, names in (*SECTIONS, ("More", tuple(sorted(set(lines) - {n for _, ns in SECTIONS for n in ns})))):
+        body = [line for n in names if n in lines for line in lines[n]]
+        # a field holds at most 1,024 characters: split long sections over several fields
+        chunk: list[str] = []
+        part = 0
+        for line in [*body, None]:
+            if line is None or sum(len(x) + 1 for x in chunk) + len(line) > 1024:
+                if chunk:
+                    embed.add_field(
+                        name=title if part == 0 else f"{title} (cont.)", value="\n".join(chunk), inline=False
+                    )
+                    part += 1
+                chunk = []
+            if line is not None:
+                chunk.append(line[:1024])
+    return embed
+
+
+class HelpCog(commands.Cog, name="Help"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help", description="How to play with Tavolo, and every command")
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(embed=help_embed(self.bot.tree), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(HelpCog(bot))
