@@ -241,7 +241,11 @@ class TablesCog(commands.Cog, name="Tables"):
             panel.footer = (panel.footer + "\n" if panel.footer else "") + "🤖 playing for: " + ", ".join(away)
         if t.status != "running":
             panel.title = f"{panel.title} — {'finished' if t.status == 'finished' else 'cancelled'}"
-            return panel, None
+            if t.status != "finished" or t.tournament_id is not None:
+                return panel, None
+            again = discord.ui.View(timeout=None)
+            again.add_item(TableButton.make(t.id, "again", "Play again", style=discord.ButtonStyle.success))
+            return panel, again
         view = discord.ui.View(timeout=None)
         view.add_item(TableButton.make(t.id, "hand", "My hand", style=discord.ButtonStyle.primary))
         if away:
@@ -474,6 +478,13 @@ class TablesCog(commands.Cog, name="Tables"):
             else:
                 await svc.end(tid, uid, is_admin=_is_admin(interaction))
             await interaction.response.edit_message(content="Table ended.", view=None)
+        elif op == "again":
+            new = await svc.rematch(tid, uid, name)
+            await interaction.response.send_message(
+                f"A new {GAMES[new.game_id].title} table is open below, with the same options and computers. "
+                "The others click **Join**; you click **Start**.",
+                ephemeral=True,
+            )
         elif op == "vote":
             votes, humans = await svc.vote_stop(tid, uid)
             await interaction.response.send_message(f"Your vote is counted ({votes}/{humans}).", ephemeral=True)

@@ -86,6 +86,8 @@ class TableService:
         self.seed_factory: Callable[[], int] = lambda: secrets.randbits(62)
         self.tables: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        #: one table creation at a time per channel (two quick clicks must not open two tables)
+        self._channel_locks: dict[int, asyncio.Lock] = {}
         self._drivers: dict[int, asyncio.Task[None]] = {}
         self._redrive: set[int] = set()
         self.listeners: list[Listener] = []
@@ -128,6 +130,36 @@ class TableService:
         tournament_id: int | None = None,
         seat_host: bool = True,
     ) -> Table:
+        async with self._channel_locks.setdefault(channel_id, asyncio.Lock()):
+            return await self._create(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game_id=game_id,
+                host_id=host_id,
+                host_name=host_name,
+                options=options,
+                turn_timeout=turn_timeout,
+                seed=seed,
+                tournament_id=tournament_id,
+                seat_host=seat_host,
+                extra_seats=(),
+            )
+
+    async def _create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game_id: str,
+        host_id: int,
+        host_name: str,
+        options: dict[str, Any] | None,
+        turn_timeout: int | None,
+        seed: int | None,
+        tournament_id: int | None,
+        seat_host: bool,
+        extra_seats: tuple[Seat, ...],
+    ) -> Table:
         if game_id not in GAMES:
             raise TableError(f"Unknown game {game_id!r}.")
         if self.in_channel(channel_id) is not None:
@@ -139,6 +171,7 @@ class TableService:
         if not MIN_TIMEOUT <= timeout <= MAX_TIMEOUT:
             raise TableError(f"The turn timer must be between {MIN_TIMEOUT} and {MAX_TIMEOUT} seconds.")
         seats = [Seat(host_id, host_name)] if seat_host else []
+        seats += extra_seats
         table = Table(
             id=0,
             guild_id=guild_id,
@@ -173,6 +206,42 @@ class TableService:
             table.id = int(cur.lastrowid or 0)
         self.tables[table.id] = table
         return table
+
+    async def rematch(self, table_id: int, user_id: int, name: str) -> Table:
+        """ "Play again": a new lobby in the finished table's channel with the same game, options, turn timer and
+        computer seats (same levels), hosted by the player who asked. The other humans click **Join** again
+        (nobody is seated without saying so). Read from the database: finished tables are not kept in memory
+        across a restart."""
+        row = await self.db.fetchone(
+            "SELECT guild_id, channel_id, game, options_json, status, seats_json, turn_timeout, tournament_id"
+            " FROM game_tables WHERE id = ?",
+            (table_id,),
+        )
+        if row is None:
+            raise TableError("That table no longer exists.")
+        guild_id, channel_id, game_id, options_json, status, seats_json, timeout, tournament_id = row
+        if status != "finished" or tournament_id is not None:
+            raise TableError("Only a finished table (outside tournaments) can be played again.")
+        old = [Seat.from_json(x) for x in json.loads(seats_json)]
+        if all(x.user_id != user_id for x in old):
+            raise TableError("Only the players of that table can start a rematch.")
+        computers = tuple(Seat(None, x.name, ai_level=x.ai_level) for x in old if x.user_id is None)
+        async with self._channel_locks.setdefault(channel_id, asyncio.Lock()):
+            t = await self._create(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game_id=game_id,
+                host_id=user_id,
+                host_name=name,
+                options=json.loads(options_json),
+                turn_timeout=timeout,
+                seed=None,
+                tournament_id=None,
+                seat_host=True,
+                extra_seats=computers[: game_class(game_id).max_seats - 1],
+            )
+        await self._notify(TableUpdate(t, "lobby"))
+        return t
 
     @staticmethod
     def _check_options(cls: type[Game], options: dict[str, Any]) -> None:

@@ -219,3 +219,58 @@ async def test_help_lists_every_command(fake_discord: FakeDiscord, tmp_path: Pat
         fake.assert_clean()
     finally:
         await stop_bot(bot, task)
+
+
+async def test_play_again_opens_a_new_lobby_like_the_finished_table(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """A finished table's message offers **Play again** to its players: a new lobby in the channel with the same
+    options, turn timer and computers, hosted by the clicker. It works after a restart too (the finished table is
+    read back from the database)."""
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    db = tmp_path / "t.db"
+    bot, task = await start_bot(fake, db, dev_guild=guild.id)
+    try:
+        await (await alice.slash(channel, "wizard new", rounds="1", bid_mode="secret", turn_timer=45)).reply()
+        lobby = await fake.wait_for_message(channel, lambda m: m.buttons())
+        await (await alice.click(lobby, label="Add computer")).ack()
+        await (await alice.select(lobby, ["easy"], placeholder="Add a computer of a chosen level…")).ack()
+        await fake.wait_for(lambda: "(easy)" in fake.message(lobby.id).text())
+        await (await alice.click(lobby, label="Start")).ack()
+        assert bot.tables is not None
+        (old,) = bot.tables.tables.values()
+        await play_until(fake, [Player(fake, alice, random.Random(1))], lambda: game_over(fake, channel))
+        await quiesce(bot)
+        assert old.status == "finished" and not bot.tables.tables  # finished tables leave memory
+        finished = fake.message(old.messages["table"])
+        assert [b["label"] for b in finished.buttons()] == ["Play again"]
+
+        refused = await (await bob.click(finished, label="Play again")).reply()
+        assert "Only the players" in refused.text() and refused.ephemeral
+        reply = await (await alice.click(finished, label="Play again")).reply()
+        assert reply.ephemeral and "new Wizard table" in reply.text()
+        await quiesce(bot)
+        (new,) = bot.tables.tables.values()
+        assert new.status == "lobby" and new.host_id == alice.id and new.options == old.options
+        assert new.turn_timeout == 45
+        assert [(s.user_id, s.ai_level) for s in new.seats] == [(alice.id, None), (None, "normal"), (None, "easy")]
+        lobby2 = fake.message(new.messages["table"])
+        assert lobby2.id != finished.id and any(b["label"] == "Join" for b in lobby2.buttons())
+        again = await (await alice.click(finished, label="Play again")).reply()  # one table per channel
+        assert "already a table in this channel" in again.text()
+        await bot.tables.cancel(new.id, alice.id)
+    finally:
+        await stop_bot(bot, task)
+
+    bot, task = await start_bot(fake, db, dev_guild=guild.id)
+    try:
+        assert bot.tables is not None and bot.tables.tables == {}  # nothing open: the finished table is not loaded
+        reply = await (await alice.click(finished, label="Play again")).reply()
+        assert "new Wizard table" in reply.text()
+        await quiesce(bot)
+        (t,) = bot.tables.tables.values()
+        assert t.options == old.options and [s.ai_level for s in t.seats] == [None, "normal", "easy"]
+        fake.assert_clean()
+    finally:
+        await stop_bot(bot, task)
