@@ -308,3 +308,21 @@ async def test_vote_to_stop_ends_an_open_session_after_the_hand() -> None:
     rows = await svc.db.fetchall("SELECT SUM(amount) FROM entries WHERE currency = 'stake'")
     assert rows[0][0] == 0
     await svc.db.close()
+
+
+async def test_two_quick_creates_in_one_channel_open_one_table() -> None:
+    """The "one table per channel" check and the insert are one step per channel: a double click on **Play again**
+    (or two hosts at once) cannot open two tables."""
+    import asyncio
+
+    svc = await make_service()
+    results = await asyncio.gather(
+        *(
+            svc.create(guild_id=GUILD, channel_id=CHANNEL, game_id="wizard", host_id=h, host_name=str(h))
+            for h in (ALICE, BOB)
+        ),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, TableError) for r in results) == 1
+    assert len([t for t in svc.tables.values() if t.channel_id == CHANNEL]) == 1
+    await svc.db.close()
