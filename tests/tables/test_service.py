@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -313,8 +314,6 @@ async def test_vote_to_stop_ends_an_open_session_after_the_hand() -> None:
 async def test_two_quick_creates_in_one_channel_open_one_table() -> None:
     """The "one table per channel" check and the insert are one step per channel: a double click on **Play again**
     (or two hosts at once) cannot open two tables."""
-    import asyncio
-
     svc = await make_service()
     results = await asyncio.gather(
         *(
