@@ -129,86 +129,59 @@ class TableService:
         seed: int | None = None,
         tournament_id: int | None = None,
         seat_host: bool = True,
+        extra_seats: tuple[Seat, ...] = (),
     ) -> Table:
+        # one creation at a time per channel: the "one table per channel" check and the insert are one step
         async with self._channel_locks.setdefault(channel_id, asyncio.Lock()):
-            return await self._create(
+            if game_id not in GAMES:
+                raise TableError(f"Unknown game {game_id!r}.")
+            if self.in_channel(channel_id) is not None:
+                raise TableError("There is already a table in this channel. Finish or cancel it first.")
+            cls = game_class(game_id)
+            options = {k: v for k, v in (options or {}).items() if v is not None}
+            self._check_options(cls, options)
+            timeout = self.default_timeout if turn_timeout is None else turn_timeout
+            if not MIN_TIMEOUT <= timeout <= MAX_TIMEOUT:
+                raise TableError(f"The turn timer must be between {MIN_TIMEOUT} and {MAX_TIMEOUT} seconds.")
+            seats = [Seat(host_id, host_name)] if seat_host else []
+            seats += extra_seats
+            table = Table(
+                id=0,
                 guild_id=guild_id,
                 channel_id=channel_id,
                 game_id=game_id,
                 host_id=host_id,
-                host_name=host_name,
                 options=options,
-                turn_timeout=turn_timeout,
-                seed=seed,
+                seed=self.seed_factory() if seed is None else seed,
+                status="lobby",
+                seats=seats,
+                turn_timeout=timeout,
                 tournament_id=tournament_id,
-                seat_host=seat_host,
-                extra_seats=(),
             )
-
-    async def _create(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int,
-        game_id: str,
-        host_id: int,
-        host_name: str,
-        options: dict[str, Any] | None,
-        turn_timeout: int | None,
-        seed: int | None,
-        tournament_id: int | None,
-        seat_host: bool,
-        extra_seats: tuple[Seat, ...],
-    ) -> Table:
-        if game_id not in GAMES:
-            raise TableError(f"Unknown game {game_id!r}.")
-        if self.in_channel(channel_id) is not None:
-            raise TableError("There is already a table in this channel. Finish or cancel it first.")
-        cls = game_class(game_id)
-        options = {k: v for k, v in (options or {}).items() if v is not None}
-        self._check_options(cls, options)
-        timeout = self.default_timeout if turn_timeout is None else turn_timeout
-        if not MIN_TIMEOUT <= timeout <= MAX_TIMEOUT:
-            raise TableError(f"The turn timer must be between {MIN_TIMEOUT} and {MAX_TIMEOUT} seconds.")
-        seats = [Seat(host_id, host_name)] if seat_host else []
-        seats += extra_seats
-        table = Table(
-            id=0,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            game_id=game_id,
-            host_id=host_id,
-            options=options,
-            seed=self.seed_factory() if seed is None else seed,
-            status="lobby",
-            seats=seats,
-            turn_timeout=timeout,
-            tournament_id=tournament_id,
-        )
-        async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "INSERT INTO game_tables (guild_id, channel_id, game, host_id, options_json, seed, status,"
-                " seats_json, turn_timeout, messages_json, tournament_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    guild_id,
-                    channel_id,
-                    game_id,
-                    host_id,
-                    json.dumps(options),
-                    table.seed,
-                    "lobby",
-                    json.dumps([s.to_json() for s in seats]),
-                    timeout,
-                    "{}",
-                    tournament_id,
-                ),
-            )
-            table.id = int(cur.lastrowid or 0)
-        self.tables[table.id] = table
-        return table
+            async with self.db.transaction() as conn:
+                cur = await conn.execute(
+                    "INSERT INTO game_tables (guild_id, channel_id, game, host_id, options_json, seed, status,"
+                    " seats_json, turn_timeout, messages_json, tournament_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        game_id,
+                        host_id,
+                        json.dumps(options),
+                        table.seed,
+                        "lobby",
+                        json.dumps([s.to_json() for s in seats]),
+                        timeout,
+                        "{}",
+                        tournament_id,
+                    ),
+                )
+                table.id = int(cur.lastrowid or 0)
+            self.tables[table.id] = table
+            return table
 
     async def rematch(self, table_id: int, user_id: int, name: str) -> Table:
-        """ "Play again": a new lobby in the finished table's channel with the same game, options, turn timer and
+        """**Play again**: a new lobby in the finished table's channel with the same game, options, turn timer and
         computer seats (same levels), hosted by the player who asked. The other humans click **Join** again
         (nobody is seated without saying so). Read from the database: finished tables are not kept in memory
         across a restart."""
@@ -226,20 +199,16 @@ class TableService:
         if all(x.user_id != user_id for x in old):
             raise TableError("Only the players of that table can start a rematch.")
         computers = tuple(Seat(None, x.name, ai_level=x.ai_level) for x in old if x.user_id is None)
-        async with self._channel_locks.setdefault(channel_id, asyncio.Lock()):
-            t = await self._create(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                game_id=game_id,
-                host_id=user_id,
-                host_name=name,
-                options=json.loads(options_json),
-                turn_timeout=timeout,
-                seed=None,
-                tournament_id=None,
-                seat_host=True,
-                extra_seats=computers[: game_class(game_id).max_seats - 1],
-            )
+        t = await self.create(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game_id=game_id,
+            host_id=user_id,
+            host_name=name,
+            options=json.loads(options_json),
+            turn_timeout=timeout,
+            extra_seats=computers[: game_class(game_id).max_seats - 1],
+        )
         await self._notify(TableUpdate(t, "lobby"))
         return t
 

@@ -11,6 +11,8 @@ from bot.games.mediatore import MediatoreGame, trick_winner
 from bot.render import mediatore as render
 from bot.render.cards import label
 
+from .test_mediatore_rules import SUITED, SUITED_MONTE  # each seat holds one suit (its 4 is in the monte)
+
 NAMES = ["Ada", "Bruno", "Carla", "Dario"]
 
 # -- Deal "A" (dealer 3, seat 0 speaks and leads first) ---------------------------------------------------------
@@ -47,15 +49,6 @@ def script_a(variant: str) -> list[str]:
         out += [d[i], c[i], s[i], b[i]]
     return [*out, "5C", "AC", "3S", last_b]
 
-
-# -- Deal "SUITED": each seat holds one suit (its 4 is in the monte) ---------------------------------------------
-SUITED = [
-    ["3D", "2D", "AD", "KD", "ND", "JD", "7D", "6D", "5D"],
-    ["3C", "2C", "AC", "KC", "NC", "JC", "7C", "6C", "5C"],
-    ["3S", "2S", "AS", "KS", "NS", "JS", "7S", "6S", "5S"],
-    ["3B", "2B", "AB", "KB", "NB", "JB", "7B", "6B", "5B"],
-]
-SUITED_MONTE = ["4D", "4C", "4S", "4B"]
 
 # -- Deal "SIG": seat 0's holdings exercise every signal condition of §10 ------------------------------------------
 SIG = [

@@ -9,6 +9,8 @@ import pytest
 from bot.engine.errors import IllegalAction
 from bot.games.mighty import POINT_CARDS, MightyGame, _set_hands_for_test
 
+from .test_mighty_rules import auction_to  # everybody passes but the declarer, who bids at their first turn
+
 # A complete, hand-checked deal (♥ is the declarer's suit; seat 3 holds ♣A, seat 4 the ♠A).
 FULL_DEAL: list[str] = [
     "AH KH QH JH TH 9H 8H 7H 6H 2C",
@@ -35,18 +37,6 @@ def dealt(hands: list[str], kitty: str, options: dict[str, Any] | None = None, s
     return g
 
 
-def bid_to(g: MightyGame, declarer: int, n: int, trump: str) -> None:
-    """Everybody passes except ``declarer``, who bids ``n`` ``trump`` at their first turn."""
-    bid = False
-    while g.phase == "auction":
-        (s,) = g.to_move()
-        if s == declarer and not bid:
-            g.apply(s, {"type": "bid", "n": n, "trump": trump})
-            bid = True
-        else:
-            g.apply(s, {"type": "pass"})
-
-
 def ready(
     n: int,
     trump: str,
@@ -59,7 +49,7 @@ def ready(
 ) -> MightyGame:
     """Seat 0 declares ``n trump`` on FULL_DEAL (or ``hands``), discards, fixes the contract, calls."""
     g = dealt(hands or FULL_DEAL, FULL_KITTY, options)
-    bid_to(g, 0, n, trump)
+    auction_to(g, 0, n, trump)
     g.apply(0, {"type": "discard", "cards": discard or FULL_KITTY.split()})
     c = contract or (n, trump)
     g.apply(0, {"type": "contract", "n": c[0], "trump": c[1]})
@@ -212,7 +202,7 @@ def test_4_7_second_round_first_passer_may_win() -> None:
 def test_5_2_1_contract_fixed_once() -> None:
     """§5.2.1: the change/raise happens once; a second contract action after it is refused."""
     g = dealt(FULL_DEAL, FULL_KITTY)
-    bid_to(g, 0, 14, "H")
+    auction_to(g, 0, 14, "H")
     g.apply(0, {"type": "discard", "cards": FULL_KITTY.split()})
     g.apply(0, {"type": "contract", "n": 15, "trump": "H"})
     with pytest.raises(IllegalAction):
@@ -254,7 +244,7 @@ def test_5_1_2_discard_joker_and_mighty_points_5_1_3() -> None:
     S0 = 2·0 + 0 = 0, NT no, announced none → S = 0: everybody 0.
     """
     g = dealt(SWAP_DEAL, FULL_KITTY)
-    bid_to(g, 0, 13, "H")
+    auction_to(g, 0, 13, "H")
     g.apply(0, {"type": "discard", "cards": ["JK", "AS", "KH"]})
     assert sorted(g.view(0)["discards"]) == ["AS", "JK", "KH"]
     g.apply(0, {"type": "contract", "n": 13, "trump": "H"})
