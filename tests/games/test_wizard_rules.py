@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -26,17 +27,18 @@ def seed_with_indicator(n: int, k: int, prefix: str, r: int | None = None) -> in
     raise AssertionError("no seed found")
 
 
-def setup(
+_UNSET: Any = ...
+
+
+def rig(
+    g: WizardGame,
     hands_in_order: list[list[str]],
-    trump: str | None,
+    trump: Any = _UNSET,
     bids_in_order: list[int] | None = None,
-    seed: int = 0,
-    **opts: object,
-) -> tuple[WizardGame, int]:
-    """A one-round game with the given hands, listed from the first leader (dealer + 1) onwards."""
-    n = len(hands_in_order)
-    r = len(hands_in_order[0])
-    g = WizardGame(n, {"rounds": [r], **opts}, seed)
+) -> int:
+    """Replace the current round's hands (listed from the first leader, dealer + 1, onwards; ``trump`` left out:
+    the engine's own) and place the bids; return the first leader's seat."""
+    n = g.num_seats
     if g.phase == "trump":
         g.apply(g.to_move()[0], {"type": "trump", "suit": "S"})
     lead = (g.public_view()["dealer"] + 1) % n
@@ -47,7 +49,19 @@ def setup(
     if bids_in_order is not None:
         for i, b in enumerate(bids_in_order):
             g.apply((lead + i) % n, {"type": "bid", "n": b})
-    return g, lead
+    return lead
+
+
+def setup(
+    hands_in_order: list[list[str]],
+    trump: str | None,
+    bids_in_order: list[int] | None = None,
+    seed: int = 0,
+    **opts: object,
+) -> tuple[WizardGame, int]:
+    """A one-round game with the given hands, listed from the first leader (dealer + 1) onwards."""
+    g = WizardGame(len(hands_in_order), {"rounds": [len(hands_in_order[0])], **opts}, seed)
+    return g, rig(g, hands_in_order, trump, bids_in_order)
 
 
 def play_cards(g: WizardGame, cards: list[str]) -> None:

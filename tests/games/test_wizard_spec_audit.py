@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 
 from bot.engine.errors import IllegalAction, InvalidOptions
-from bot.games.wizard import WizardGame, _set_hands_for_test
+from bot.games.wizard import WizardGame
 
-_UNSET: Any = ...
+from .test_wizard_rules import rig
+from .test_wizard_rules import setup as one_round
 
 
 def find_seed(n: int, opts: dict[str, Any], prefix: str) -> int:
@@ -25,38 +26,6 @@ def find_seed(n: int, opts: dict[str, Any], prefix: str) -> int:
         elif not ind.startswith(("WIZ", "JES")):
             return s
     raise AssertionError("no seed found")
-
-
-def rig(
-    g: WizardGame,
-    hands_from_leader: list[list[str]],
-    trump: Any = _UNSET,
-    bids_from_leader: list[int] | None = None,
-) -> int:
-    """Replace the current round's hands (listed from dealer + 1 onwards); return the first leader's seat."""
-    n = g.num_seats
-    if g.phase == "trump":
-        g.apply(g.to_move()[0], {"type": "trump", "suit": "S"})
-    lead = (g.public_view()["dealer"] + 1) % n
-    hands: list[list[str]] = [[] for _ in range(n)]
-    for i, h in enumerate(hands_from_leader):
-        hands[(lead + i) % n] = list(h)
-    _set_hands_for_test(g, hands, trump)
-    if bids_from_leader is not None:
-        for i, b in enumerate(bids_from_leader):
-            g.apply((lead + i) % n, {"type": "bid", "n": b})
-    return lead
-
-
-def one_round(
-    hands_from_leader: list[list[str]],
-    trump: str | None,
-    bids_from_leader: list[int] | None = None,
-    seed: int = 0,
-    **opts: Any,
-) -> tuple[WizardGame, int]:
-    g = WizardGame(len(hands_from_leader), {"rounds": [len(hands_from_leader[0])], **opts}, seed)
-    return g, rig(g, hands_from_leader, trump, bids_from_leader)
 
 
 def strings(x: Any) -> set[str]:
@@ -123,7 +92,7 @@ def test_s4_3_turned_wizard_dealer_sees_hand_then_chosen_suit_is_trump() -> None
             assert g.view(s)["prompt"] is None
     g.apply(dealer, {"type": "trump", "suit": "C"})
     assert all(g.view(s)["trump"] == "C" for s in range(4))
-    lead = rig(g, [["AH", "KS"], ["2C", "KD"], ["KH", "QD"], ["QH", "JD"]], bids_from_leader=[0, 0, 0, 0])
+    lead = rig(g, [["AH", "KS"], ["2C", "KD"], ["KH", "QD"], ["QH", "JD"]], bids_in_order=[0, 0, 0, 0])
     play(g, ["AH", "2C", "KH", "QH"])  # the 2 of the chosen trump beats the led ace
     assert g.public_view()["last_trick"]["winner"] == (lead + 1) % 4
 
@@ -139,7 +108,7 @@ def test_s4_3_no_trump_round_off_suit_cards_never_win(opts: dict[str, Any], pref
     assert g.phase == "bid" and g.public_view()["trump"] is None
     dealer = g.public_view()["dealer"]
     assert all(a["type"] != "trump" for a in g.legal_actions(dealer))
-    lead = rig(g, [["2H", "3H"], ["AS", "KS"], ["AD", "KD"], ["AC", "KC"]], bids_from_leader=[0, 0, 0, 0])
+    lead = rig(g, [["2H", "3H"], ["AS", "KS"], ["AD", "KD"], ["AC", "KC"]], bids_in_order=[0, 0, 0, 0])
     play(g, ["2H", "AS", "AD", "AC"])
     assert g.public_view()["last_trick"]["winner"] == lead
 
@@ -155,7 +124,7 @@ def test_s4_4_final_round_no_trump_in_play() -> None:
     assert len({*h0, *h1, *h2, *h3}) == 60 and all(len(h) == 15 for h in (h0, h1, h2, h3))
     g = WizardGame(4, {"rounds": [15]}, 3)
     assert g.phase == "bid" and g.public_view()["indicator"] is None
-    lead = rig(g, [h0, h1, h2, h3], bids_from_leader=[1, 0, 0, 0])  # the engine's own trump (none) is kept
+    lead = rig(g, [h0, h1, h2, h3], bids_in_order=[1, 0, 0, 0])  # the engine's own trump (none) is kept
     play(g, ["2H", "AS", "AD", "AC"])
     assert g.public_view()["last_trick"]["winner"] == lead
 
