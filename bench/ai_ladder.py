@@ -44,11 +44,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.ai import strong
-from bot.ai.base import Agent, RandomAgent, make_agent
+from bot.ai.base import Agent, RandomAgent
 from bot.engine.protocol import Game
 from bot.engine.rng import derive_seed
-from bot.games.registry import game_class
+from bot.games import registry
+from bot.games.registry import game_class, make_agent
 
 SEATS = {"wizard": 4, "mediatore": 4, "mighty": 5, "minchiate": 4}
 OPTIONS: dict[str, dict[str, Any]] = {
@@ -292,7 +292,7 @@ def main() -> None:
     for item in args.budget:
         name, _, value = item.partition("=")
         game_id, _, fld = name.partition(".")
-        old = strong.BUDGETS[game_id]
+        old = registry.search(game_id).budget
         typ = type(getattr(old, fld))
         val: Any
         if typ is bool:
@@ -301,8 +301,8 @@ def main() -> None:
             val = tuple(x for x in value.split(",") if x)  # e.g. mighty.declare_kinds=discard,call
         else:
             val = typ(value)
-        strong.BUDGETS[game_id] = dataclasses.replace(old, **{fld: val})
-    print("strong budgets:", {g: dataclasses.asdict(b) for g, b in strong.BUDGETS.items() if g in args.games})
+        registry.search(game_id).budget = dataclasses.replace(old, **{fld: val})
+    print("strong budgets:", {g: dataclasses.asdict(registry.search(g).budget) for g in args.games})
     for game_id in args.games:
         for mu in args.matchups:
             a, _, b = mu.partition(":")

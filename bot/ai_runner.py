@@ -28,13 +28,12 @@ log = logging.getLogger(__name__)
 
 def _warm_up() -> None:
     """Import every engine and its agents once per worker, so the first decision is not slowed by imports."""
-    from bot.games.registry import GAMES, game_class
+    from bot.games import registry
 
-    for game_id in GAMES:
-        try:
-            game_class(game_id)
-        except ImportError:  # a game under development must not stop the pool
-            log.warning("worker could not import %s", game_id)
+    try:
+        registry.specs()
+    except ImportError:  # a game under development must not stop the pool
+        log.warning("worker could not import every game")
 
 
 class AgentRunner:

@@ -26,10 +26,7 @@ log = logging.getLogger(__name__)
 
 COGS = (
     "cogs.tables",
-    "cogs.wizard",
-    "cogs.mediatore",
-    "cogs.mighty",
-    "cogs.minchiate",
+    "cogs.games",
     "cogs.ledger",
     "cogs.tournament",
     "cogs.help",

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot.tables.model import MAX_TIMEOUT, MIN_TIMEOUT
+
 # A bot token is three base64url parts separated by dots; checking the shape catches pasted client
 # secrets or application ids before we ever talk to Discord.
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
@@ -56,7 +58,7 @@ class Settings:
             api_base=env.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
             log_level=level,
-            turn_timeout=_int(env, "TAVOLO_TURN_TIMEOUT", 90, 15, 3600),
+            turn_timeout=_int(env, "TAVOLO_TURN_TIMEOUT", 90, MIN_TIMEOUT, MAX_TIMEOUT),
             ai_workers=_int(env, "TAVOLO_AI_WORKERS", 1, 1, 16),
         )
 

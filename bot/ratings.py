@@ -8,10 +8,10 @@ forgets a guild's ratings and replays its settlements, which yields exactly the 
 
 Who is a "team" in a settlement:
 
-* Wizard (and any summary with ``ranks``): every seat alone, ranked by ``ranks``.
-* Mediatore: the bidder side (``bidder_side``) against the defenders; the side that made its contract is
-  ranked first. Mighty likewise with ``declarer`` (+ ``friend``) and ``made``.
-* Minchiate: partnerships A (seats 0, 2) and B (seats 1, 3), ranked by ``net_A`` (a draw is a tie).
+* A game with sides says so in its spec (``GameSpec.rating_sides``): e.g. Mediatore's bidder side or Mighty's
+  declarer and friend against the defenders (the side that made its contract ranked first), Minchiate's
+  partnerships ranked by ``net_A``.
+* Otherwise (e.g. Wizard), any summary with ``ranks``: every seat alone, ranked by ``ranks``.
 * Anything else: every seat alone, ranked by its amount in the first of stake/resto/point it has.
 
 Computer players share one pooled rating per guild and game (``user_id = 0``); leaderboards omit it.
@@ -31,12 +31,12 @@ import aiosqlite
 from openskill.models import PlackettLuce
 
 from bot.db import Database
+from bot.games import registry
 
 __all__ = ["GameStats", "Profile", "RatingRow", "Ratings", "outcome"]
 
 COMPUTER = 0
 BATCH = 500
-PRIMARY_CURRENCY = {"wizard": "point", "minchiate": "resto", "mediatore": "stake", "mighty": "stake"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,21 +100,10 @@ def outcome(game: str, summary: Mapping[str, Any], seats: Sequence[SeatResult]) 
     settlement says nothing about who played better (e.g. a hand nobody bid)."""
     n = len(seats)
     everyone = list(range(n))
-    if game == "minchiate" and n == 4 and "net_A" in summary:
-        net = int(summary["net_A"])
-        return [[0, 2], [1, 3]], ([1, 2] if net > 0 else [2, 1] if net < 0 else [1, 1])
-    if game in ("mediatore", "mighty") and "made" in summary:
-        if game == "mediatore":
-            side = [int(s) for s in summary.get("bidder_side") or []]
-        else:
-            decl, friend = summary.get("declarer"), summary.get("friend")
-            side = [int(s) for s in (decl, friend) if s is not None]
-        side = sorted(set(side) & set(everyone))
-        others = [s for s in everyone if s not in side]
-        if not side or not others:
-            return None
-        made = bool(summary["made"])
-        return [side, others], ([1, 2] if made else [2, 1])
+    sides = registry.get(game).rating_sides if registry.exists(game) else None
+    decided = sides(summary, n) if sides is not None else None
+    if decided is not None:
+        return decided if decided[0] else None
     ranks = summary.get("ranks")
     if isinstance(ranks, list) and len(ranks) == n and all(isinstance(r, int) for r in ranks):
         return [[s] for s in everyone], list(ranks)
@@ -316,7 +305,8 @@ class Ratings:
         in the game's main currency, its total, the rating, and contract / bid statistics."""
         prof = Profile(guild_id, user_id)
         async with self.db.reader() as conn:
-            for game, currency in PRIMARY_CURRENCY.items():
+            for spec in registry.specs():
+                game, currency = spec.id, spec.currency
                 rows = list(
                     await conn.execute_fetchall(
                         "SELECT COALESCE(SUM(played), 0), COALESCE(SUM(won), 0), COALESCE(SUM(amount), 0)"
@@ -331,7 +321,7 @@ class Ratings:
                 stats = GameStats(game, played, won, total, currency)
                 prof.games[game] = stats
                 # Declared contracts: the user's seat is the declarer (Mighty) / bidder (Mediatore).
-                key = {"mighty": ("$.declarer", "$.bid"), "mediatore": ("$.bidder", "$.contract")}.get(game)
+                key = spec.profile.contract_paths
                 if key is not None:
                     for contract, made, count in await conn.execute_fetchall(
                         "SELECT json_extract(s.summary_json, ?), SUM(json_extract(s.summary_json, '$.made')),"
@@ -341,15 +331,15 @@ class Ratings:
                         (key[1], guild_id, game, currency, user_id, key[0]),
                     ):
                         stats.contracts[str(contract)] = (int(made or 0), int(count))
-                if game == "wizard":
+                if spec.profile.bid_accuracy:
                     rows = list(
                         await conn.execute_fetchall(
                             "SELECT COALESCE(SUM(json_extract(s.summary_json, '$.exact_bids[' || e.seat || ']')), 0),"
                             " COALESCE(SUM(json_extract(s.summary_json, '$.rounds')), 0)"
                             " FROM settlements s JOIN entries e ON e.settlement_id = s.id"
-                            " WHERE e.guild_id = ? AND e.game = 'wizard' AND e.currency = 'point'"
+                            " WHERE e.guild_id = ? AND e.game = ? AND e.currency = ?"
                             " AND e.user_id = ? AND e.is_bot = 0",
-                            (guild_id, user_id),
+                            (guild_id, game, currency, user_id),
                         )
                     )
                     stats.exact_bids, stats.rounds = int(rows[0][0]), int(rows[0][1])

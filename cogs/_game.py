@@ -5,9 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
-from bot.games.registry import GAMES, renderer
+from bot.games import registry
+from bot.tables.model import MAX_TIMEOUT, MIN_TIMEOUT
+
+#: the ``turn_timer`` / ``seconds`` option of every command that sets a turn timer
+TurnTimer = app_commands.Range[int, MIN_TIMEOUT, MAX_TIMEOUT]
+TURN_TIMER_HELP = f"Seconds before the computer plays for an absent player ({MIN_TIMEOUT}-{MAX_TIMEOUT})"
 
 
 def tables_cog(bot: commands.Bot) -> Any:
@@ -17,9 +23,21 @@ def tables_cog(bot: commands.Bot) -> Any:
     return cog
 
 
+async def game_autocomplete(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    """The registered games whose title or id starts with what was typed (a ``game:`` option's suggestions:
+    choices fixed at import time would miss games registered later)."""
+    typed = current.strip().lower()
+    return [
+        app_commands.Choice(name=s.title, value=s.id)
+        for s in registry.specs()
+        if s.id.startswith(typed) or s.title.lower().startswith(typed)
+    ][:25]
+
+
 async def send_rules(interaction: discord.Interaction[Any], game_id: str) -> None:
-    text = renderer(game_id).rules_text()
-    embed = discord.Embed(title=f"{GAMES[game_id].title} — rules", description=text[:4096], colour=0x95A5A6)
+    spec = registry.get(game_id)
+    text = spec.renderer.rules_text()
+    embed = discord.Embed(title=f"{spec.title} — rules", description=text[:4096], colour=0x95A5A6)
     await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

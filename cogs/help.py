@@ -9,11 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.registry import GAMES
+from bot.games import registry
 
-#: the help embed's sections, in order: (title, top-level command names); anything else goes under "More"
+#: the help embed's sections after "Games" (every registered game), in order: (title, top-level command names);
+#: anything else goes under "More"
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Games", tuple(GAMES)),
     ("At a table", ("table",)),
     ("Accounts and ratings", ("ledger", "leaderboard", "profile", "season", "tavolo")),
     ("Tournaments", ("tournament",)),
@@ -44,10 +44,12 @@ def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
     lines = command_lines(tree)
     embed = discord.Embed(
         title="Tavolo — help",
-        description=INTRO.format(games=", ".join(f"`{g}`" for g in GAMES)),
+        description=INTRO.format(games=", ".join(f"`{g}`" for g in registry.ids())),
         colour=0x95A5A6,
     )
-    for title, names in (*SECTIONS, ("More", tuple(sorted(set(lines) - {n for _, ns in SECTIONS for n in ns})))):
+    sections = (("Games", tuple(registry.ids())), *SECTIONS)
+    known = {n for _, ns in sections for n in ns}
+    for title, names in (*sections, ("More", tuple(sorted(set(lines) - known)))):
         body = [line for n in names if n in lines for line in lines[n]]
         # a field holds at most 1,024 characters: split long sections over several fields
         chunk: list[str] = []

@@ -20,19 +20,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.registry import GAMES
+from bot.games import registry
 from bot.ledger import HistoryRow, Ledger
 from bot.ratings import Profile, Ratings
 from bot.tables.service import TableUpdate
 from bot.tournaments import GuildSettings
 
-from ._game import manages_or_has_role
+from ._game import game_autocomplete, manages_or_has_role
 
 log = logging.getLogger(__name__)
 
 #: What a game's leaderboard ranks by default: Wizard keeps scores, Minchiate resti, the others stakes.
-DEFAULT_CURRENCY = {"wizard": "point", "minchiate": "resto", "mediatore": "stake", "mighty": "stake"}
-GAME_CHOICES = [app_commands.Choice(name=e.title, value=gid) for gid, e in GAMES.items()]
 CURRENCY_CHOICES = [app_commands.Choice(name=c, value=c) for c in ("stake", "resto", "point")]
 BY_CHOICES = [
     app_commands.Choice(name="stakes / score (total)", value="total"),
@@ -56,7 +54,7 @@ def _history_line(row: HistoryRow) -> str:
     if row.kind == "adjustment":
         who = f" by <@{row.actor_id}>" if row.actor_id else ""
         return f"{when} adjustment {_fmt_amounts(dict(row.amounts))}{who}: {row.reason}"
-    title = GAMES[row.game].title if row.game in GAMES else (row.game or "?")
+    title = registry.title(row.game) if row.game else "?"
     hand = f" hand {row.hand_index + 1}" if row.hand_index is not None else ""
     return f"{when} {title} table #{row.table_id}{hand}: {_fmt_amounts(dict(row.amounts))}"
 
@@ -134,13 +132,19 @@ class LedgerCog(commands.Cog, name="Ledger"):
         by="Rank by stakes/score total (default), rating, wins or games played",
         season="Current season (default) or all (ratings span all seasons)",
     )
-    @app_commands.choices(game=GAME_CHOICES, by=BY_CHOICES, season=SEASON_CHOICES)
+    @app_commands.choices(by=BY_CHOICES, season=SEASON_CHOICES)
+    @app_commands.autocomplete(game=game_autocomplete)
     async def leaderboard(
         self, interaction: discord.Interaction[Any], game: str, by: str = "total", season: str = "current"
     ) -> None:
         assert interaction.guild_id is not None
         if by in ("stakes", "stake"):
             by = "total"
+        if not registry.exists(game):
+            names = ", ".join(f"`{g}`" for g in registry.ids())
+            await interaction.response.send_message(f"Unknown game `{game}`; try {names}.", ephemeral=True)
+            return
+        spec = registry.get(game)
         medals = {0: "🥇", 1: "🥈", 2: "🥉"}
         if by == "rating":
             await self.ratings.sync()  # fold in anything booked since the last update
@@ -150,9 +154,9 @@ class LedgerCog(commands.Cog, name="Ledger"):
                 f" · {r.wins} wins · {r.games} rated"
                 for i, r in enumerate(rated)
             ]
-            title = f"{GAMES[game].title} leaderboard — rating"
+            title = f"{spec.title} leaderboard — rating"
         else:
-            currency = DEFAULT_CURRENCY.get(game, "stake")
+            currency = spec.currency
             rows = await self.ledger.leaderboard(
                 interaction.guild_id,
                 game=game,
@@ -166,7 +170,7 @@ class LedgerCog(commands.Cog, name="Ledger"):
                 f" · {r.wins} wins · {r.games} played"
                 for i, r in enumerate(rows)
             ]
-            title = f"{GAMES[game].title} leaderboard"
+            title = f"{spec.title} leaderboard"
         embed = discord.Embed(
             title=title, description="\n".join(lines) or "Nobody has finished a game yet.", colour=0xF1C40F
         )
@@ -356,7 +360,8 @@ class SeasonCloseButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
 def profile_fields(prof: Profile) -> list[tuple[str, str]]:
     out = []
     for game, g in prof.games.items():
-        title = GAMES[game].title if game in GAMES else game
+        title = registry.title(game)
+        facts = registry.get(game).profile if registry.exists(game) else None
         lines = [
             f"{g.games} played · {g.wins} won ({g.win_rate:.0%}) · total {g.total:+d} {g.currency}"
             if g.currency != "point"
@@ -365,10 +370,10 @@ def profile_fields(prof: Profile) -> list[tuple[str, str]]:
         if g.rating is not None:
             lines.append(f"Rating {g.rating.ordinal:.1f} (μ {g.rating.mu:.1f}, σ {g.rating.sigma:.1f})")
         if g.contracts:
-            label = "bid" if game == "mighty" else "contract"
+            label = facts.contract_word if facts is not None else "contract"
             parts = [f"{label} {c}: {made}/{n} made ({made / n:.0%})" for c, (made, n) in sorted(g.contracts.items())]
             lines.append("Declared: " + "; ".join(parts))
-        if game == "wizard" and g.rounds:
+        if g.rounds:
             lines.append(f"Bid accuracy: {g.exact_bids}/{g.rounds} rounds exact ({g.bid_accuracy:.0%})")
         out.append((title, "\n".join(lines)))
     return out

@@ -22,20 +22,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai.base import agent_levels
 from bot.engine.protocol import Action, GameResult
-from bot.games.registry import GAMES, game_class, renderer
+from bot.games import registry
 from bot.render.base import Panel, Section
 from bot.tables.model import Table
 from bot.tables.service import StaleAction, TableError, TableService, TableUpdate
 
 from . import _components as comp
 from ._components import TableButton, TableSelect, decode_action, embed_of, view_of
-from ._game import reply_privately
+from ._game import TURN_TIMER_HELP, TurnTimer, reply_privately
 
 log = logging.getLogger(__name__)
 
-GAME_COLOURS = {"wizard": 0x5865F2, "mediatore": 0xC0392B, "mighty": 0x16A085, "minchiate": 0x8E44AD}
 LEVEL_HELP = {
     "easy": "simple greedy play",
     "normal": "sound heuristic play (default)",
@@ -117,7 +115,7 @@ class TablesCog(commands.Cog, name="Tables"):
             await interaction.response.send_message(str(e), ephemeral=True)
             return
         await interaction.response.send_message(
-            f"Your {GAMES[game_id].title} table is open. Players click **Join** on the table message; "
+            f"Your {registry.title(game_id)} table is open. Players click **Join** on the table message; "
             "you click **Start** when the seats are filled.",
             ephemeral=True,
         )
@@ -142,7 +140,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 if s.user_id is not None:
                     self._schedule_private(t, seat)
         for settled in u.settlements:
-            text = renderer(t.game_id).settlement_text(settled, t.names)
+            text = registry.renderer(t.game_id).settlement_text(settled, t.names)
             await self._post(t.channel_id, text)
         for notice in u.notices:
             await self._post(t.channel_id, notice)
@@ -219,7 +217,7 @@ class TablesCog(commands.Cog, name="Tables"):
         if res is None:  # a session ended by the host or by vote: standings are the settled hands
             res = _standings(t)
         if res is None:
-            return f"🏁 The {GAMES[t.game_id].title} table is closed; no hand was completed."
+            return f"🏁 The {registry.title(t.game_id)} table is closed; no hand was completed."
         order = sorted(range(len(t.seats)), key=lambda i: res.ranks[i])
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}
         lines = [
@@ -228,14 +226,14 @@ class TablesCog(commands.Cog, name="Tables"):
             else f"{medals.get(res.ranks[i], f'{res.ranks[i]}.')} {t.seats[i].name}: {res.totals[i]} points"
             for i in order
         ]
-        return f"🏁 **{GAMES[t.game_id].title} — game over**\n" + "\n".join(lines)
+        return f"🏁 **{registry.title(t.game_id)} — game over**\n" + "\n".join(lines)
 
     # ============================================================== the public table message
     def _table_panel(self, t: Table) -> tuple[Panel, discord.ui.View | None]:
-        title = GAMES[t.game_id].title
+        title = registry.title(t.game_id)
         if t.status == "lobby" or t.game is None:
             return self._lobby_panel(t)
-        panel = renderer(t.game_id).public_panel(t.game.public_view(), t.names)
+        panel = registry.renderer(t.game_id).public_panel(t.game.public_view(), t.names)
         away = [s.name for s in t.seats if s.away]
         if away:
             panel.footer = (panel.footer + "\n" if panel.footer else "") + "🤖 playing for: " + ", ".join(away)
@@ -257,9 +255,9 @@ class TablesCog(commands.Cog, name="Tables"):
         return panel, view
 
     def _lobby_panel(self, t: Table) -> tuple[Panel, discord.ui.View | None]:
-        cls = game_class(t.game_id)
-        title = GAMES[t.game_id].title
-        need = f"{cls.min_seats}" if cls.min_seats == cls.max_seats else f"{cls.min_seats}–{cls.max_seats}"
+        spec = registry.get(t.game_id)
+        title = spec.title
+        need = spec.seats_text()
         seats = (
             "\n".join(
                 f"{i + 1}. {s.name}"
@@ -270,13 +268,12 @@ class TablesCog(commands.Cog, name="Tables"):
             or "—"
         )
         opts = ", ".join(f"{k}={v}" for k, v in sorted(t.options.items())) or "defaults"
-        render = renderer(t.game_id)
-        lobby_note = getattr(render, "lobby_note", None)
         desc = f"Players: {need}. Options: {opts}. Turn timer: {t.turn_timeout}s."
-        if lobby_note is not None:
-            desc += "\n" + lobby_note(len(t.seats))
+        note = spec.renderer.lobby_note(len(t.seats))
+        if note:
+            desc += "\n" + note
         panel = Panel(title=f"🃏 {title} — lobby", description=desc)
-        panel.sections.append(Section(f"Seats ({len(t.seats)}/{cls.max_seats})", seats))
+        panel.sections.append(Section(f"Seats ({len(t.seats)}/{spec.max_seats})", seats))
         if t.status != "lobby":
             panel.title = f"{title} — cancelled"
             return panel, None
@@ -287,7 +284,7 @@ class TablesCog(commands.Cog, name="Tables"):
         view.add_item(TableButton.make(t.id, "unbot", "Remove computer", row=0))
         view.add_item(TableButton.make(t.id, "start", "Start", style=discord.ButtonStyle.primary, row=1))
         view.add_item(TableButton.make(t.id, "cancel", "Cancel", style=discord.ButtonStyle.danger, row=1))
-        levels = agent_levels(t.game_id)
+        levels = spec.levels
         if len(levels) > 1:
             options = [(f"Add a computer: {lvl}", lvl, LEVEL_HELP.get(lvl)) for lvl in levels]
             view.add_item(TableSelect.make(t.id, "addbot", 0, "", "Add a computer of a chosen level…", options, row=2))
@@ -295,7 +292,7 @@ class TablesCog(commands.Cog, name="Tables"):
 
     async def _render_table_message(self, t: Table) -> None:
         panel, view = self._table_panel(t)
-        embed = embed_of(panel, GAME_COLOURS.get(t.game_id, 0x95A5A6))
+        embed = embed_of(panel, registry.get(t.game_id).colour)
         digest = _digest(embed, view)
         key = ("table", t.id)
         if self._rendered.get(key) == digest:
@@ -318,7 +315,7 @@ class TablesCog(commands.Cog, name="Tables"):
         assert t.game is not None
         game = t.game
         view_data = game.view(seat)
-        panel = renderer(t.game_id).private_panel(view_data, t.names)
+        panel = registry.renderer(t.game_id).private_panel(view_data, t.names)
         s = t.seats[seat]
         if t.status != "running":
             panel.controls = []
@@ -334,8 +331,8 @@ class TablesCog(commands.Cog, name="Tables"):
         if s.away and t.status == "running":
             extra.append(TableButton.make(t.id, "back", "I'm back", style=discord.ButtonStyle.primary))
         view = view_of(panel, t.id, t.version, legal, extra) if t.status == "running" else None
-        embed = embed_of(panel, GAME_COLOURS.get(t.game_id, 0x95A5A6))
-        embed.set_author(name=f"{GAMES[t.game_id].title} — table #{t.id} — seat {seat + 1}")
+        embed = embed_of(panel, registry.get(t.game_id).colour)
+        embed.set_author(name=f"{registry.title(t.game_id)} — table #{t.id} — seat {seat + 1}")
         return embed, view
 
     async def _render_dm(self, t: Table, seat: int) -> None:
@@ -481,7 +478,7 @@ class TablesCog(commands.Cog, name="Tables"):
         elif op == "again":
             new = await svc.rematch(tid, uid, name)
             await interaction.response.send_message(
-                f"A new {GAMES[new.game_id].title} table is open below, with the same options and computers. "
+                f"A new {registry.title(new.game_id)} table is open below, with the same options and computers. "
                 "The others click **Join**; you click **Start**.",
                 ephemeral=True,
             )
@@ -567,6 +564,17 @@ class TablesCog(commands.Cog, name="Tables"):
             raise TableError("There is no open table in this channel.")
         return t
 
+    async def swap_seats(self, interaction: discord.Interaction[Any], game_id: str, a: int, b: int) -> None:
+        """``/<game> swap``: exchange two lobby seats (partnership games)."""
+        t = self.service.in_channel(interaction.channel_id or 0)
+        if t is None or t.game_id != game_id:
+            await interaction.response.send_message(
+                f"There is no {registry.title(game_id)} lobby in this channel.", ephemeral=True
+            )
+            return
+        await self.service.swap_seats(t.id, interaction.user.id, a, b)
+        await interaction.response.send_message(f"Seats {a + 1} and {b + 1} swapped.", ephemeral=True)
+
     @table.command(name="status", description="Show the table in this channel again (re-posts its message)")
     async def status(self, interaction: discord.Interaction[Any]) -> None:
         t = self._here(interaction)
@@ -589,8 +597,8 @@ class TablesCog(commands.Cog, name="Tables"):
         await interaction.response.send_message("Welcome back: your seat is yours again.", ephemeral=True)
 
     @table.command(name="timer", description="Host: set the turn timer of this table")
-    @app_commands.describe(seconds="Seconds before the computer plays for an absent player (15-3600)")
-    async def timer(self, interaction: discord.Interaction[Any], seconds: app_commands.Range[int, 15, 3600]) -> None:
+    @app_commands.describe(seconds=TURN_TIMER_HELP)
+    async def timer(self, interaction: discord.Interaction[Any], seconds: TurnTimer) -> None:
         t = self._here(interaction)
         if interaction.user.id != t.host_id and not _is_admin(interaction):
             raise TableError("Only the host can change the timer.")

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.registry import GAMES
+from bot.games import registry
 from bot.tables.service import TableError
 from bot.tournaments import (
     RULES_TEXT,
@@ -30,14 +30,12 @@ from bot.tournaments import (
     TournamentService,
     TournamentUpdate,
 )
-from bot.tournaments.service import PRIMARY_CURRENCY
 
-from ._game import manages_or_has_role, parse_rounds, reply_privately
+from ._game import TURN_TIMER_HELP, TurnTimer, game_autocomplete, manages_or_has_role, parse_rounds, reply_privately
 from .tables import Outbox
 
 log = logging.getLogger(__name__)
 
-GAME_CHOICES = [app_commands.Choice(name=e.title, value=gid) for gid, e in GAMES.items()]
 FILL_CHOICES = [
     app_commands.Choice(name="computer players fill the empty seats", value="computer"),
     app_commands.Choice(name="byes: players left over sit the round out", value="bye"),
@@ -79,7 +77,7 @@ def _fmt(value: int, currency: str) -> str:
 
 
 def standings_lines(t: Tournament, rows: list[Standing], limit: int = 25) -> list[str]:
-    primary = PRIMARY_CURRENCY.get(t.game, "stake")
+    primary = registry.currency(t.game)
     lines = []
     for s in rows[:limit]:
         extra = [f"{s.tables_won} table win(s)", f"{s.hands_won} hand(s) won"]
@@ -309,9 +307,10 @@ class TournamentCog(commands.Cog, name="Tournament"):
         stake="Stake per unit (Mediatore/Mighty stake, Wizard per point, Minchiate per resto)",
         fill="Who takes the seats left over: computers (default) or byes",
         wizard_rounds="Wizard only: the hand sizes to play, e.g. 1-5 or 1,3,5 (overrides hands_per_round)",
-        turn_timer="Seconds before the computer plays for an absent player (15-3600)",
+        turn_timer=TURN_TIMER_HELP,
     )
-    @app_commands.choices(game=GAME_CHOICES, fill=FILL_CHOICES)
+    @app_commands.choices(fill=FILL_CHOICES)
+    @app_commands.autocomplete(game=game_autocomplete)
     async def create(
         self,
         interaction: discord.Interaction[Any],
@@ -321,7 +320,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         stake: app_commands.Range[int, 0, 1_000_000] | None = None,
         fill: str = "computer",
         wizard_rounds: str | None = None,
-        turn_timer: app_commands.Range[int, 15, 3600] | None = None,
+        turn_timer: TurnTimer | None = None,
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         if getattr(interaction.channel, "parent_id", None) is not None:

@@ -1,4 +1,4 @@
-"""The agent interface every computer player implements, and the registry of agents per game.
+"""The agent interface every computer player implements (each game lists its levels in its ``GameSpec``).
 
 An agent decides for one seat. It may read only what that seat may know: ``game.view(seat)``,
 ``game.legal_actions(seat)`` and states from ``game.determinize(seat, rng)``. It must not read other
@@ -38,24 +38,3 @@ class RandomAgent:
 
 
 AgentFactory = Callable[[], Agent]
-
-#: game_id -> level -> factory. Each game's AI module registers itself on import.
-_AGENTS: dict[str, dict[str, AgentFactory]] = {}
-
-
-def register_agent(game_id: str, level: str, factory: AgentFactory) -> None:
-    _AGENTS.setdefault(game_id, {})[level] = factory
-
-
-def agent_levels(game_id: str) -> list[str]:
-    return list(_AGENTS.get(game_id, {}))
-
-
-def make_agent(game_id: str, level: str | None = None) -> Agent:
-    """The agent for ``game_id`` at ``level`` (default: the game's first registered level)."""
-    levels = _AGENTS.get(game_id)
-    if not levels:
-        return RandomAgent()
-    if level is None or level not in levels:
-        level = next(iter(levels))
-    return levels[level]()

@@ -1,11 +1,11 @@
 """Exact search of the last few tricks over sampled deals (the team games' endgame).
 
-Once the sides are public and only a few cards are left in every hand, each sampled deal
-(``game.determinize``) is small enough to be solved exactly: every seat, in turn, picks the card that is
-best for its side on that deal. With the sides known (:func:`sides_of`) that is minimax with alpha-beta
-pruning on the searching seat's reward; without them, max-n (each seat maximises its own reward). The
-searching seat's cards are compared by their mean exact value over
-the same sampled deals, which replaces the noisy heuristic playouts where they are least needed.
+Once the sides are public (``game.sides_public()``) and only a few cards are left in every hand, each sampled
+deal (``game.determinize``) is small enough to be solved exactly: every seat, in turn, picks the card that is
+best for its side on that deal. With the sides known (``sides=True``: the sample's ``sides()``) that is
+minimax with alpha-beta pruning on the searching seat's reward; without them, max-n (each seat maximises
+its own reward). The searching seat's cards are compared by their mean exact value over the same
+sampled deals, which replaces the noisy heuristic playouts where they are least needed.
 
 Only used when the sides are public: before the friend / partner is revealed, a solver that sees the
 sampled deal would let every seat "know" who its partner is, which overestimates cooperation.
@@ -23,35 +23,6 @@ from bot.engine.protocol import Action, Game
 
 class NodeCapExceeded(Exception):
     """The exact search of one sample would visit more nodes than allowed."""
-
-
-def sides_known(game_id: str, game: Game) -> bool:
-    """Whether both sides of the current hand are public (read from public flags of the real game)."""
-    if game_id == "minchiate":
-        return True  # fixed partnerships
-    if game_id == "mighty":
-        return bool(getattr(game, "_friend_public", False))
-    if game_id == "mediatore":
-        status = getattr(game, "_partner_status", None)
-        return status is None or status()[0] != "hidden"
-    return False
-
-
-def sides_of(game_id: str, game: Game) -> list[int] | None:
-    """Each seat's side (0 = the declaring side / Minchiate team A) once :func:`sides_known`; else ``None``.
-
-    Read from the engine's attributes of the (real or sampled) state, which the solver only ever calls on a
-    state whose sides are already public."""
-    n = game.num_seats
-    if game_id == "minchiate":
-        return [s % 2 for s in range(n)]
-    if game_id == "mighty":
-        decl, friend = getattr(game, "_declarer", -1), getattr(game, "_friend", None)
-        return None if decl < 0 else [0 if s in (decl, friend) else 1 for s in range(n)]
-    if game_id == "mediatore":
-        bidder, partner = getattr(game, "_bidder", None), getattr(game, "_partner", None)
-        return None if bidder is None else [0 if s in (bidder, partner) else 1 for s in range(n)]
-    return None
 
 
 def cards_left(game: Game, seat: int) -> int:
@@ -134,7 +105,8 @@ def endgame_choice(
     spec: SearchSpec,
     samples: int,
     node_cap: int,
-    game_id: str | None = None,
+    *,
+    sides: bool = False,
 ) -> tuple[Action, dict[ActionKey, float]] | None:
     """The action with the best mean exact value for ``seat`` over ``samples`` sampled deals, ties to the
     earliest action in ``actions`` (put the heuristic's choice first). ``None`` if a sample is too big for
@@ -143,8 +115,7 @@ def endgame_choice(
     try:
         for _ in range(samples):
             det = game.determinize(seat, rng)
-            sides = sides_of(game_id, det) if game_id else None
-            solver = _Solver(game, spec, node_cap, seat, sides)
+            solver = _Solver(game, spec, node_cap, seat, det.sides() if sides else None)
             for j, a in enumerate(actions):
                 state = det.clone()
                 state.apply(seat, a)

@@ -1,6 +1,8 @@
 """The ``strong`` computer players: searched card play and simulated declarations over the heuristics.
 
-Card play, per game (:data:`BUDGETS`):
+Game-agnostic: what differs per game (rewards, rollout policy, budgets, the declarations worth simulating)
+comes from the game's :class:`GameSearch` adapter in its own package (``bot/games/<id>/search.py``), which
+reads only the engine's public API. Card play, per game (each adapter's ``budget``):
 
 * Wizard: ISMCTS (:func:`~bot.ai.ismcts.ismcts`) with cheap "take tricks while short of the bid" rollouts;
 * Mediatore, Mighty, Minchiate: every legal card is played out on the same sampled deals (common random
@@ -45,16 +47,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ai.base import Agent
-from bot.ai.endgame import cards_left, endgame_choice, sides_known
-from bot.ai.ismcts import ActionKey, SearchSpec, action_key, ismcts, searchable
+from bot.ai.endgame import cards_left, endgame_choice
+from bot.ai.ismcts import SearchSpec, ismcts, searchable
 from bot.engine.protocol import Action, Game
-from bot.games.wizard import RANK as WIZ_RANK
-from bot.games.wizard import SUIT as WIZ_SUIT
 
 # -- rewards ----------------------------------------------------------------------------------------------
 
 
-def _new_settlement_amounts(root: Game, state: Game) -> Any:
+def new_settlement(root: Game, state: Game) -> Any:
     settled = state.settlements()
     i = len(root.settlements())
     return settled[i] if len(settled) > i else None
@@ -69,64 +69,12 @@ def _squash(x: float, scale: float, sign_weight: float) -> float:
 def stake_reward(root: Game, state: Game) -> Sequence[float]:
     """Mediatore / Mighty: the hand's stake per seat (scaled by the table's stake unit)."""
     n = state.num_seats
-    st = _new_settlement_amounts(root, state)
+    st = new_settlement(root, state)
     if st is None:
         return [0.5] * n  # thrown-in hand (misdeal) or the game ended otherwise: nobody gained
     amounts = st.amounts.get("stake") or (0,) * n
     unit = max(1, int(root.options.get("stake", 1)))  # type: ignore[attr-defined]
     return [_squash(a / unit, 6.0, 0.7) for a in amounts]
-
-
-def minchiate_reward(root: Game, state: Game) -> Sequence[float]:
-    """Minchiate: half for the deal's result in resti (who wins it), half for its whole point difference.
-
-    The points are the deal's total (``points_diff``: resti converted during play count 60 points each), not
-    the residual ``final_diff`` left after those conversions, which would hide every converted resto."""
-    st = _new_settlement_amounts(root, state)
-    if st is None:
-        return [0.5] * 4
-    net_a = int(st.summary.get("net_A", 0))
-    points = float(st.summary.get("points_diff", 0))
-    sign = (net_a > 0) - (net_a < 0)
-    a = 0.5 + 0.25 * sign + 0.25 * math.tanh(points / 90.0)
-    return [a if s % 2 == 0 else 1.0 - a for s in range(4)]
-
-
-class WizardRoundReward:
-    """Wizard: the round score of every seat, from the public totals before and after the round.
-
-    The root totals are cached per root state (one search reuses the same root). The key includes the number
-    of rounds settled: a later root may reuse the ``id`` of a freed one, and the totals change only when a
-    round is settled, so an equal key means equal totals."""
-
-    def __init__(self) -> None:
-        self._root_key: tuple[int, int] = (-1, -1)
-        self._root_totals: list[int] = []
-
-    def __call__(self, root: Game, state: Game) -> Sequence[float]:
-        key = (id(root), len(root.settlements()))
-        if key != self._root_key:
-            self._root_totals = list(root.public_view()["totals"])
-            self._root_key = key
-        after = state.public_view()["totals"]
-        return [0.5 + 0.5 * math.tanh((a - b) / 30.0) for a, b in zip(after, self._root_totals, strict=True)]
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__()  # type: ignore[misc]
-
-
-# -- action identity ---------------------------------------------------------------------------------------
-
-
-def wizard_key(action: Action) -> ActionKey:
-    """The four Wizards (and the four Jesters) are interchangeable: one edge for all of them."""
-    card = action.get("card")
-    if isinstance(card, str) and (card.startswith("WIZ") or card.startswith("JES")):
-        return ("play", card[:3])
-    return action_key(action)
 
 
 # -- rollout policies --------------------------------------------------------------------------------------
@@ -149,36 +97,6 @@ class AgentPolicy:
         return self.agent.choose(game, seat, rng)
 
 
-def wizard_policy(game: Game, seat: int, actions: list[Action], rng: random.Random) -> Action:
-    """Cheap Wizard rollout: a seat short of its bid plays its strongest card, one that has it plays its
-    weakest; ``WIZARD_EPSILON`` of the moves are random. It reads the bids, tricks and trump of the
-    *determinized* state directly (the engine's attributes) because building a view per rollout move would
-    cost more than the whole rollout; a sampled state holds no secret of the real game, so nothing leaks."""
-    if actions[0]["type"] != "play" or rng.random() < WIZARD_EPSILON:
-        return rng.choice(actions)
-    bids = getattr(game, "_bids", None)
-    tricks = getattr(game, "_tricks", None)
-    if bids is None or tricks is None or bids[seat] is None:
-        return rng.choice(actions)
-    trump = getattr(game, "_trump", None)
-    lead = getattr(game, "_lead", None)
-
-    def value(a: Action) -> int:
-        c: str = a["card"]
-        r = WIZ_RANK[c]
-        if r in (0, 15):
-            return r * 7  # Jester 0, Wizard 105
-        suit = WIZ_SUIT[c]
-        return r + (50 if suit == trump else 25 if suit == lead else 0)
-
-    if tricks[seat] < bids[seat]:
-        return max(actions, key=value)
-    return min(actions, key=value)
-
-
-WIZARD_EPSILON = 0.2
-
-
 def declaring_random_policy(game: Game, seat: int, actions: list[Action], rng: random.Random) -> Action:
     # declaring every combination is always right (the first action lists all of them)
     if actions[0]["type"] == "declare":
@@ -186,7 +104,7 @@ def declaring_random_policy(game: Game, seat: int, actions: list[Action], rng: r
     return rng.choice(actions)
 
 
-# -- the games ---------------------------------------------------------------------------------------------
+# -- budgets -------------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,39 +138,46 @@ class Budget:
 
 
 #: iteration budgets of the strong level, chosen to meet the speed targets on one core (see README)
-BUDGETS: dict[str, Budget] = {
-    "wizard": Budget(play=200, agent_rollouts=False, declare_samples=8),
-    "mediatore": Budget(play=120, agent_rollouts=True, declare_samples=24, margin=0.08, play_mode="flat"),
-    "mighty": Budget(
-        play=200,
-        agent_rollouts=True,
-        declare_samples=20,
-        margin=0.08,
-        play_mode="flat",
-        endgame_tricks=3,
-        endgame_nodes=2000,
-        declare_kinds=("discard", "contract", "call"),
-    ),
-    "minchiate": Budget(
-        play=150,
-        agent_rollouts=True,
-        declare_samples=12,
-        play_mode="halving",
-        play_margin=0.05,
-        endgame_tricks=3,
-        endgame_samples=8,
-        declare_kinds=("discard", "declare"),
-    ),
-}
+# -- what a game tells the search ---------------------------------------------------------------------------
 
 
-def search_spec(game_id: str, base: Agent, budget: Budget) -> SearchSpec:
-    policy: Any = AgentPolicy(base, budget.epsilon) if budget.agent_rollouts else declaring_random_policy
-    if game_id == "wizard":
-        return SearchSpec(reward=WizardRoundReward(), key=wizard_key, policy=wizard_policy)
-    if game_id == "minchiate":
-        return SearchSpec(reward=minchiate_reward, policy=policy)
-    return SearchSpec(reward=stake_reward, policy=policy)
+class GameSearch:
+    """A game's adapter for the strong level. Subclasses (one per game, in the game's package) override what
+    differs; the defaults suit a game scored by the hand's stake with heuristic rollouts."""
+
+    #: the iteration budgets of the strong level (benchmarks may replace it)
+    budget: Budget
+    #: the combinatorial declarations this game can simulate (the budget's ``declare_kinds`` switches them on)
+    declare_kinds: tuple[str, ...] = ()
+
+    def search_spec(self, base: Agent, budget: Budget) -> SearchSpec:
+        return SearchSpec(reward=stake_reward, policy=default_policy(base, budget))
+
+    def candidates(self, actions: list[Action], base_choice: Action, view: dict[str, Any] | None) -> list[Action]:
+        """Declarations worth simulating besides the heuristic's ``base_choice`` (``view``: the seat's view,
+        given only for the kinds in the budget's ``declare_kinds``)."""
+        return []
+
+    def declare_samples(self, game: Game, seat: int, samples: int) -> int:
+        """Sampled deals per declaration candidate (a game may cap it where playouts are long)."""
+        return samples
+
+
+def default_policy(base: Agent, budget: Budget) -> Any:
+    """Rollouts by the heuristic agent (with some random moves) or, without ``agent_rollouts``, random ones."""
+    return AgentPolicy(base, budget.epsilon) if budget.agent_rollouts else declaring_random_policy
+
+
+def auction_candidates(actions: list[Action], base_choice: Action, *, cheapest_bid: bool) -> list[Action]:
+    """Auction: only "the heuristic's call or the other option" (bid <-> pass). With a handful of sampled deals,
+    picking the best of many noisy candidates overbids (the winner's curse), and measured worse. With
+    ``cheapest_bid``, a heuristic pass is also tried against the cheapest bid still open."""
+    kind = base_choice["type"]
+    if kind == "bid":
+        return [a for a in actions if a["type"] == "pass"]
+    if kind == "pass" and cheapest_bid:
+        return [a for a in actions if a["type"] == "bid"][:1]
+    return []
 
 
 # -- declarations by simulation ----------------------------------------------------------------------------
@@ -262,7 +187,7 @@ def search_spec(game_id: str, base: Agent, budget: Budget) -> SearchSpec:
 COMBO_CANDIDATES = 4
 
 
-def _lowest_combos(ranked: list[str], k: int, pool: int, value: Any) -> list[list[str]]:
+def lowest_combos(ranked: list[str], k: int, pool: int, value: Any) -> list[list[str]]:
     """``k``-card sets from the ``pool`` least valuable cards (``ranked`` is sorted by ``value``), the
     cheapest total value first: the hand evaluator's pruning before simulation."""
     low = ranked[:pool]
@@ -272,130 +197,19 @@ def _lowest_combos(ranked: list[str], k: int, pool: int, value: Any) -> list[lis
     return [list(cs) for cs in combos[:COMBO_CANDIDATES]]
 
 
-def _mighty_candidates(kind: str, actions: list[Action], base: Action, view: dict[str, Any]) -> list[Action]:
-    from bot.ai import mighty as mh
-
-    hand: list[str] = view["hand"]
-    if kind == "discard":
-        trump = view["bid"]["trump"]
-        keep = {c: mh._discard_keep_value(c, hand, trump) for c in hand}
-        ranked = sorted(hand, key=lambda c: keep[c])
-        return [
-            {"type": "discard", "cards": [c for c in hand if c in drop]}
-            for drop in _lowest_combos(ranked, 3, 6, keep.__getitem__)
-        ]
-    if kind == "contract":
-        n0, t0 = view["bid"]["n"], view["bid"]["trump"]
-        out: list[Action] = [{"type": "contract", "n": n0, "trump": t0}]
-        by_trump: dict[str, Action] = {}
-        for a in actions:
-            if a["trump"] != t0 and (a["trump"] not in by_trump or a["n"] < by_trump[a["trump"]]["n"]):
-                by_trump[a["trump"]] = a
-        if by_trump:
-            out.append(max(by_trump.values(), key=lambda a: (mh.estimate_points(hand, a["trump"]) - a["n"], -a["n"])))
-        return out
-    if kind == "call":
-        mine = set(hand) | set(view.get("discards") or [])
-        trump = view["contract"]["trump"]
-        wanted = [mh.mighty_of(trump), mh.JOKER]
-        suits = ([trump] if trump != "NT" else []) + [s for s in mh.SUITS if s != trump]
-        wanted += [r + s for s in suits for r in "AKQ"]
-        out = [{"type": "call", "kind": "card", "card": c} for c in wanted if c not in mine][:3]
-        if {"type": "call", "kind": "first_trick"} in actions:
-            out.append({"type": "call", "kind": "first_trick"})
-        return out
-    return []
-
-
-def _mediatore_candidates(kind: str, base: Action, view: dict[str, Any]) -> list[Action]:
-    from bot.ai import mediatore as md
-
-    hand: list[str] = view["hand"]
-    if kind == "call":
-        called: str = base["card"]
-        same_rank = [called[0] + s for s in "DCSB" if called[0] + s not in hand and called[0] + s != called]
-        nxt = md.RANKS_HIGH_FIRST.index(called[0]) + 1
-        lower = [md.RANKS_HIGH_FIRST[nxt] + called[1]] if nxt < len(md.RANKS_HIGH_FIRST) else []
-        cands = [c for c in [*same_rank, *lower] if c not in hand]
-        return [{"type": "call", "card": c} for c in cands[: COMBO_CANDIDATES - 1]]
-    if kind == "discard":
-        suits = md._by_suit(hand)
-        keep = {c: md._keep_value(c, suits) for c in hand}
-        ranked = sorted(hand, key=lambda c: (keep[c], c))
-        if "give" not in base:
-            return [
-                {"type": "discard", "discard": [c for c in hand if c in d]}
-                for d in _lowest_combos(ranked, 4, 6, keep.__getitem__)
-            ]
-        out: list[Action] = []
-        for five in _lowest_combos(ranked, 5, 7, keep.__getitem__):
-            g = min(five, key=lambda c: (md.THIRDS[c[0]], md.STRENGTH[c[0]], c))
-            out.append({"type": "discard", "discard": [c for c in hand if c in five and c != g], "give": g})
-        return out
-    return []
-
-
-def _minchiate_candidates(kind: str, actions: list[Action], base: Action, view: dict[str, Any]) -> list[Action]:
-    from bot.ai import minchiate as mc
-
-    if kind == "discard":
-        # one card at a time (the engine's form): the cheapest discardable card of each other suit, because
-        # what a discard changes is which suit goes void (ruffing) and which combinations stay in hand
-        cards = [a["cards"][0] for a in actions]
-        hand: list[str] = view["hand"]
-        best_of_suit: dict[str, str] = {}  # filled cheapest first, so its values stay in that order
-        for c in sorted(cards, key=lambda c: mc._discard_key(c, hand)):
-            best_of_suit.setdefault(mc.SUIT[c], c)
-        return [{"type": "discard", "cards": [c]} for c in best_of_suit.values()]
-    if kind == "declare" and base.get("combos"):
-        # declaring scores now but shows the cards: against keeping them hidden
-        return [{"type": "declare", "combos": []}]
-    return []
-
-
 def declaration_candidates(
-    game_id: str, actions: list[Action], base_choice: Action, view: dict[str, Any] | None = None
+    search: GameSearch, actions: list[Action], base_choice: Action, view: dict[str, Any] | None = None
 ) -> list[Action]:
     """The declarations worth simulating, the heuristic's own choice first (it wins ties). An empty list
-    means "take the heuristic's choice" (a forced choice). Combinatorial choices (Mighty discards, trump
-    change and friend call; Mediatore called card and monte exchange) are pruned by the heuristic's own hand
-    evaluator to a few candidates (``view``: the deciding seat's view, needed for them)."""
-    kind = base_choice["type"]
-    out: list[Action] = [base_choice]
-    if game_id == "wizard":
-        if kind == "bid":
-            near = [a for a in actions if a["type"] == "bid" and abs(a["n"] - base_choice["n"]) == 1]
-            out += near
-        elif kind == "trump":
-            out += [a for a in actions if a["type"] == "trump"]
-    elif game_id in ("mediatore", "mighty") and kind in ("pass", "bid"):
-        # Auction: only "the heuristic's call or the other option" (bid <-> pass). With a handful of sampled
-        # deals, picking the best of many noisy candidates overbids (the winner's curse), and measured worse.
-        if kind == "bid":
-            out += [a for a in actions if a["type"] == "pass"]
-        elif game_id == "mediatore":
-            out += [a for a in actions if a["type"] == "bid"][:1]  # the cheapest contract still open
-    elif game_id == "mighty" and view is not None and kind in DECLARE_KINDS["mighty"]:
-        out += _mighty_candidates(kind, actions, base_choice, view)
-    elif game_id == "mediatore" and view is not None and kind in DECLARE_KINDS["mediatore"]:
-        out += _mediatore_candidates(kind, base_choice, view)
-    elif game_id == "minchiate" and view is not None and kind in DECLARE_KINDS["minchiate"]:
-        out += _minchiate_candidates(kind, actions, base_choice, view)
+    means "take the heuristic's choice" (a forced choice). Combinatorial choices (e.g. Mighty discards, trump
+    change and friend call) are pruned by the game's own hand evaluator to a few candidates (``view``: the
+    deciding seat's view, needed for them)."""
+    out: list[Action] = [base_choice, *search.candidates(actions, base_choice, view)]
     unique: list[Action] = []
     for a in out:
         if a not in unique and _same_declaration(a, unique):
             unique.append(a)
     return unique[: max(2, COMBO_CANDIDATES)] if len(unique) > 1 else []
-
-
-#: the combinatorial declarations simulated per game (the ``declare_kinds`` budget can switch them off)
-#: (Mediatore's are off in its budget: simulated, its called card and monte exchange measured worse than the
-#: heuristic's own - 200 duplicate deals: -0.88 +- 0.85 stake/hand, contracts made 66% against 76%.)
-DECLARE_KINDS: dict[str, tuple[str, ...]] = {
-    "mighty": ("discard", "contract", "call"),
-    "mediatore": ("call", "discard"),
-    "minchiate": ("discard", "declare"),
-}
 
 
 def _same_declaration(a: Action, seen: list[Action]) -> bool:
@@ -500,14 +314,14 @@ class StrongAgent:
 
     def __init__(
         self,
-        game_id: str,
+        search: GameSearch,
         base: Agent,
         budget: Budget | None = None,
         prune: Callable[[Game, int, list[Action]], list[Action]] | None = None,
     ) -> None:
-        self.game_id = game_id
+        self.search = search
         self.base = base
-        self.budget = budget or BUDGETS[game_id]
+        self.budget = budget or search.budget
         #: card play: drops cards interchangeable with another candidate (a module-level function, so that the
         #: agent pickles into the worker processes)
         self.prune = prune
@@ -516,7 +330,7 @@ class StrongAgent:
     @property
     def spec(self) -> SearchSpec:
         if self._spec is None:
-            self._spec = search_spec(self.game_id, self.base, self.budget)
+            self._spec = self.search.search_spec(self.base, self.budget)
         return self._spec
 
     def _playout_agent(self) -> Agent:
@@ -524,10 +338,10 @@ class StrongAgent:
 
     def __getstate__(self) -> dict[str, Any]:
         # the spec is rebuilt in the worker process (it holds caches)
-        return {"game_id": self.game_id, "base": self.base, "budget": self.budget, "prune": self.prune}
+        return {"search": self.search, "base": self.base, "budget": self.budget, "prune": self.prune}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.game_id = state["game_id"]
+        self.search = state["search"]
         self.base = state["base"]
         self.budget = state["budget"]
         self.prune = state.get("prune")
@@ -541,11 +355,11 @@ class StrongAgent:
             return actions[0]  # forced: instant
         if actions[0]["type"] == "play":
             b = self.budget
-            if b.endgame_tricks and cards_left(game, seat) <= b.endgame_tricks and sides_known(self.game_id, game):
+            if b.endgame_tricks and cards_left(game, seat) <= b.endgame_tricks and game.sides_public():
                 first = self.base.choose(game, seat, rng)
                 ordered = [first, *(a for a in actions if a != first)]
                 solved = endgame_choice(
-                    game, seat, rng, ordered, self.spec, b.endgame_samples, b.endgame_nodes, self.game_id
+                    game, seat, rng, ordered, self.spec, b.endgame_samples, b.endgame_nodes, sides=True
                 )
                 if solved is not None:
                     return solved[0]
@@ -577,13 +391,11 @@ class StrongAgent:
             return ismcts(game, seat, rng, self.spec, self.budget.play).action
         base_choice = self.base.choose(game, seat, rng)
         samples = self.budget.declare_samples
-        if self.game_id == "wizard":
-            # a playout costs about one heuristic decision per card left: keep bids under ~0.25 s
-            samples = max(3, min(samples, 64 // max(1, len(game.view(seat)["hand"]))))
+        samples = self.search.declare_samples(game, seat, samples)
         if samples <= 0:
             return base_choice
         view = game.view(seat) if base_choice["type"] in self.budget.declare_kinds else None
-        cands = declaration_candidates(self.game_id, actions, base_choice, view)
+        cands = declaration_candidates(self.search, actions, base_choice, view)
         if not cands:
             return base_choice
         best, _ = simulate_choice(game, seat, rng, cands, self.spec, self.base, samples, self.budget.margin)

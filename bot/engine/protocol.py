@@ -80,7 +80,10 @@ class GameResult:
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """One table option: its default, the allowed values (or ``None`` = any int in ``[lo, hi]``)."""
+    """One table option: its default, the allowed values (or ``None`` = any int in ``[lo, hi]``).
+
+    Written once: the ``/<game> new`` slash-command options are generated from these (``help`` is the option's
+    description, ``labels`` the names of ``choices``); ``command=False`` keeps an option engine-only."""
 
     name: str
     default: Any
@@ -88,6 +91,8 @@ class OptionSpec:
     lo: int | None = None
     hi: int | None = None
     help: str = ""
+    labels: tuple[str, ...] | None = None
+    command: bool = True
 
     def check(self, value: Any) -> Any:
         # bool is an int subclass: without this, 1 and 0 would pass for True/False options.
@@ -116,6 +121,8 @@ class Game(ABC):
     max_seats: ClassVar[int]
     direction: ClassVar[Direction]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: the normalised options the game was built with
+    options: dict[str, Any]
 
     # -- options ---------------------------------------------------------------------------------
     @classmethod
@@ -186,6 +193,16 @@ class Game(ABC):
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """A clone whose hidden cards (from ``seat``'s point of view) are re-dealt at random, consistently
         with everything ``view(seat)`` shows (own hand, cards played, voids revealed, exposed cards)."""
+
+    def sides(self) -> list[int] | None:
+        """Each seat's side in the current hand (0 = the declaring side / first partnership), read from the full
+        state, or ``None`` when the game has no sides or they are not settled. For searches on sampled states
+        (``determinize``): on the real game it may name a hidden partner, so nothing rendered may call it."""
+        return None
+
+    def sides_public(self) -> bool:
+        """Whether every seat's side in the current hand is public knowledge (a search may then solve exactly)."""
+        return False
 
     # -- conveniences -----------------------------------------------------------------------------
     def is_legal(self, seat: int, action: Action) -> bool:

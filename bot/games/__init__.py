@@ -1,1 +1,1 @@
-"""The four game engines. ``bot.games.registry`` maps a game id to its engine, AI and renderer."""
+"""The games: one package per game (``bot/games/<id>/``, declared by its ``SPEC``), found by ``bot.games.registry``."""

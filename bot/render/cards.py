@@ -1,6 +1,6 @@
 """How cards look on Discord: one place for every deck's text forms.
 
-``label(card)`` is the short form used everywhere (buttons, tables, logs), e.g. ``Q♠``, ``10♥``,
+Each deck's ``*_label(card)`` is the short form used everywhere (buttons, tables, logs), e.g. ``Q♠``, ``10♥``,
 ``3🪙`` (Italian Denari), ``K🏆`` (Coppe), ``T17`` (Minchiate trump), ``🧙`` / ``🃏``.
 ``long_name(card)`` spells it out for select-menu descriptions.
 Suit symbols for Italian and Minchiate suits: Denari/Coins 🪙, Coppe/Cups 🏆, Spade/Swords ⚔️, Bastoni/Batons 🪵.
@@ -8,7 +8,7 @@ Suit symbols for Italian and Minchiate suits: Denari/Coins 🪙, Coppe/Cups 🏆
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 FRENCH_SUIT = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 ITALIAN_SUIT = {"D": "🪙", "C": "🏆", "S": "⚔️", "B": "🪵"}
@@ -81,19 +81,6 @@ def french_long(card: str) -> str:
     return f"{FRENCH_RANK_NAME.get(rank, rank)} of {FRENCH_SUIT_NAME[card[-1]]}"
 
 
-LABELS = {
-    "wizard": wizard_label,
-    "mighty": mighty_label,
-    "mediatore": italian_label,
-    "minchiate": minchiate_label,
-}
-
-
-def label(game_id: str, card: str) -> str:
-    return LABELS[game_id](card)
-
-
-def labels(game_id: str, cards: Iterable[str]) -> str:
-    """Cards joined with spaces, or an em dash when there are none."""
-    out = " ".join(LABELS[game_id](c) for c in cards)
-    return out or "—"
+def joined(label: Callable[[str], str], cards: Iterable[str]) -> str:
+    """Cards in one deck's short form joined with spaces, or an em dash when there are none."""
+    return " ".join(label(c) for c in cards) or "—"

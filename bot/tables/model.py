@@ -8,6 +8,8 @@ from typing import Any, Literal
 from bot.engine.protocol import Action, Game
 
 Status = Literal["lobby", "running", "finished", "cancelled"]
+#: the turn timer's range in seconds (settings, table creation, /table timer, the slash-command options)
+MIN_TIMEOUT, MAX_TIMEOUT = 15, 3600
 OPEN_STATUSES = ("lobby", "running")
 
 

@@ -17,19 +17,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.ai.base import agent_levels, make_agent
 from bot.db import Database
 from bot.engine.errors import EngineError, IllegalAction, InvalidOptions
 from bot.engine.protocol import Action, Game, Settlement
 from bot.engine.rng import make_rng
-from bot.games.registry import GAMES, game_class
+from bot.games import registry
 from bot.ledger import Ledger, SeatRef
 
-from .model import Seat, Table
+from .model import MAX_TIMEOUT, MIN_TIMEOUT, Seat, Table
 
 log = logging.getLogger(__name__)
 
-MIN_TIMEOUT, MAX_TIMEOUT = 15, 3600
 #: the share of a turn timer still left when the humans to move get a reminder
 REMIND_AT = 0.5
 
@@ -133,11 +131,11 @@ class TableService:
     ) -> Table:
         # one creation at a time per channel: the "one table per channel" check and the insert are one step
         async with self._channel_locks.setdefault(channel_id, asyncio.Lock()):
-            if game_id not in GAMES:
+            if not registry.exists(game_id):
                 raise TableError(f"Unknown game {game_id!r}.")
             if self.in_channel(channel_id) is not None:
                 raise TableError("There is already a table in this channel. Finish or cancel it first.")
-            cls = game_class(game_id)
+            cls = registry.game_class(game_id)
             options = {k: v for k, v in (options or {}).items() if v is not None}
             self._check_options(cls, options)
             timeout = self.default_timeout if turn_timeout is None else turn_timeout
@@ -207,7 +205,7 @@ class TableService:
             host_name=name,
             options=json.loads(options_json),
             turn_timeout=timeout,
-            extra_seats=computers[: game_class(game_id).max_seats - 1],
+            extra_seats=computers[: registry.get(game_id).max_seats - 1],
         )
         await self._notify(TableUpdate(t, "lobby"))
         return t
@@ -229,7 +227,7 @@ class TableService:
             t = self._lobby(table_id)
             if t.seat_of(user_id) is not None:
                 raise TableError("You are already seated at this table.")
-            if len(t.seats) >= game_class(t.game_id).max_seats:
+            if len(t.seats) >= registry.get(t.game_id).max_seats:
                 raise TableError("The table is full.")
             t.seats.append(Seat(user_id, name))
             await self._save(t)
@@ -273,9 +271,9 @@ class TableService:
         async with self.lock(table_id):
             t = self._lobby(table_id)
             self._require_host(t, user_id)
-            if len(t.seats) >= game_class(t.game_id).max_seats:
+            if len(t.seats) >= registry.get(t.game_id).max_seats:
                 raise TableError("The table is full.")
-            levels = agent_levels(t.game_id)
+            levels = registry.agent_levels(t.game_id)
             if level is None or level not in levels:
                 level = levels[0] if levels else "random"
             n = 1 + sum(1 for s in t.seats if s.is_computer)
@@ -315,7 +313,7 @@ class TableService:
             t = self._lobby(table_id)
             if user_id is not None:
                 self._require_host(t, user_id)
-            cls = game_class(t.game_id)
+            cls = registry.game_class(t.game_id)
             n = len(t.seats)
             if not cls.min_seats <= n <= cls.max_seats:
                 need = (
@@ -541,7 +539,7 @@ class TableService:
         version = t.version
         if action is None:
             level = t.seats[seat].ai_level
-            agent = make_agent(t.game_id, level)
+            agent = registry.make_agent(t.game_id, level)
             rng = make_rng(t.seed, "ai", version, seat)
             action = await self.agent_runner(agent.choose, game.clone(), seat, rng)
         async with self.lock(t.id):
@@ -659,7 +657,7 @@ class TableService:
                 t.log = [(int(seat), json.loads(a)) for seat, a in await acur.fetchall()]
                 if t.status == "running":
                     try:
-                        game = game_class(t.game_id)(len(t.seats), t.options, t.seed)  # type: ignore[call-arg]
+                        game = registry.game_class(t.game_id)(len(t.seats), t.options, t.seed)  # type: ignore[call-arg]
                         for seat, action in t.log:
                             game.apply(seat, action)
                     except (EngineError, KeyError, ValueError) as e:

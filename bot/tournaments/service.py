@@ -25,7 +25,7 @@ from typing import Any
 
 from bot.db import Database
 from bot.engine.errors import InvalidOptions
-from bot.games.registry import GAMES, game_class
+from bot.games import registry
 from bot.tables.service import TableError, TableService, TableUpdate
 
 from .schedule import History, draw_round
@@ -33,7 +33,6 @@ from .schedule import History, draw_round
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "PRIMARY_CURRENCY",
     "RULES_TEXT",
     "RoundTable",
     "Standing",
@@ -44,11 +43,6 @@ __all__ = [
     "table_options",
 ]
 
-#: What standings rank by first, per game (the game's natural score).
-PRIMARY_CURRENCY = {"wizard": "point", "minchiate": "resto", "mediatore": "stake", "mighty": "stake"}
-#: The game option a tournament's ``stake`` maps to.
-STAKE_OPTION = {"wizard": "stake_per_point", "minchiate": "stake_per_resto", "mediatore": "stake", "mighty": "stake"}
-DEFAULT_HANDS = {"wizard": 0, "minchiate": 1, "mediatore": 4, "mighty": 4}
 MAX_ROUNDS = 50
 MIN_PLAYERS = 2
 OPEN = ("signup", "running")
@@ -92,7 +86,7 @@ class Tournament:
 
     @property
     def title(self) -> str:
-        return f"{GAMES[self.game].title} tournament #{self.id}"
+        return f"{registry.get(self.game).title} tournament #{self.id}"
 
     @property
     def is_open(self) -> bool:
@@ -155,21 +149,7 @@ ChannelFactory = Callable[[Tournament, RoundTable, list[str]], Awaitable[int]]
 
 def table_options(t: Tournament, seats: int) -> dict[str, Any]:
     """The game options of one table of ``t`` with ``seats`` seats."""
-    opts = dict(t.options)
-    k = t.hands_per_round
-    if t.game in ("mediatore", "mighty"):
-        opts["hands"] = k
-    elif t.game == "minchiate":
-        opts["deals_per_game"] = k
-    elif t.game == "wizard":
-        biggest = 60 // seats
-        chosen = opts.pop("wizard_rounds", None)
-        if chosen:
-            sizes = [r for r in chosen if 1 <= r <= biggest]
-            opts["rounds"] = sizes or "all"
-        else:
-            opts["rounds"] = "all" if k == 0 else list(range(1, min(k, biggest) + 1))
-    return opts
+    return registry.get(t.game).tournament.options_for(t.options, t.hands_per_round, seats)
 
 
 class TournamentService:
@@ -244,23 +224,23 @@ class TournamentService:
         turn_timeout: int | None = None,
         join: bool = True,
     ) -> Tournament:
-        if game not in GAMES:
+        if not registry.exists(game):
             raise TournamentError(f"Unknown game {game!r}.")
+        spec = registry.get(game)
         if not 1 <= rounds <= MAX_ROUNDS:
             raise TournamentError(f"A tournament has 1 to {MAX_ROUNDS} rounds.")
         if fill not in ("computer", "bye"):
             raise TournamentError("`fill` is `computer` or `bye`.")
-        k = DEFAULT_HANDS[game] if hands_per_round is None else hands_per_round
-        if k < 0 or (game in ("mediatore", "mighty") and k == 0):
-            raise TournamentError("Tables of a tournament must play a fixed number of hands (at least 1).")
-        if game == "minchiate" and k not in (1, 4):
-            raise TournamentError("A Minchiate game is 1 deal or 4 deals (every seat deals once): use 1 or 4.")
+        k = spec.tournament.default_hands if hands_per_round is None else hands_per_round
+        refusal = spec.tournament.check(k)
+        if refusal is not None:
+            raise TournamentError(refusal)
         if self.in_channel(channel_id) is not None:
             raise TournamentError("This channel already has a tournament. Finish or cancel it first.")
         options: dict[str, Any] = {}
         if stake is not None:
-            options[STAKE_OPTION[game]] = stake
-        if wizard_rounds and game == "wizard":
+            options[spec.stake_option] = stake
+        if wizard_rounds and spec.tournament.takes_round_list:
             options["wizard_rounds"] = sorted(set(wizard_rounds))
         t = Tournament(
             0, guild_id, channel_id, host_id, game, rounds, k, options, fill, turn_timeout,
@@ -283,7 +263,7 @@ class TournamentService:
 
     @staticmethod
     def _check_options(t: Tournament) -> None:
-        cls = game_class(t.game)
+        cls = registry.game_class(t.game)
         first: InvalidOptions | None = None
         for n in range(cls.min_seats, cls.max_seats + 1):
             try:
@@ -455,7 +435,7 @@ class TournamentService:
 
     @staticmethod
     def _teams(game: str) -> bool:
-        return game == "minchiate"
+        return registry.get(game).partnerships
 
     async def _start_round(self, t: Tournament, rnd: int) -> None:
         """Draw round ``rnd`` (once: a resumed round keeps its draw) and open its tables. Caller holds the lock."""
@@ -466,7 +446,7 @@ class TournamentService:
             if not active:
                 await self._finish(t)
                 return
-            cls = game_class(t.game)
+            cls = registry.game_class(t.game)
             draw = draw_round(
                 active,
                 await self.history(t.id, rnd),
@@ -642,7 +622,7 @@ class TournamentService:
         if row is None:
             raise TournamentError("No such tournament.")
         game, guild_id = str(row[0]), int(row[1])
-        primary = PRIMARY_CURRENCY.get(game, "stake")
+        primary = registry.currency(game)
         secondary = "stake" if primary != "stake" else None
         out = {
             p.user_id: Standing(p.user_id, p.name, joined_seq=p.joined_seq, withdrawn=p.status == "withdrawn")

@@ -8,12 +8,11 @@ from typing import Any
 
 import pytest
 
-from bot.ai.base import make_agent
-from bot.ai.endgame import cards_left, endgame_choice, sides_known
+from bot.ai.endgame import cards_left, endgame_choice
 from bot.ai.ismcts import searchable
-from bot.ai.strong import BUDGETS, StrongAgent, declaration_candidates, simulate_choice
+from bot.ai.strong import StrongAgent, declaration_candidates, simulate_choice
 from bot.engine.protocol import Game
-from bot.games.registry import game_class
+from bot.games.registry import game_class, make_agent, search
 
 SETUPS: dict[str, tuple[int, dict[str, Any]]] = {
     "mediatore": (4, {"hands": 1}),
@@ -31,12 +30,7 @@ def _late(game_id: str, seed: int, left: int) -> tuple[Game, int] | None:
     while not game.is_over:
         seat = game.to_move()[0]
         acts = searchable(game.legal_actions(seat))
-        if (
-            acts[0]["type"] == "play"
-            and len(acts) > 1
-            and cards_left(game, seat) <= left
-            and sides_known(game_id, game)
-        ):
+        if acts[0]["type"] == "play" and len(acts) > 1 and cards_left(game, seat) <= left and game.sides_public():
             return game, seat
         game.apply(seat, normal.choose(game, seat, rng))
     return None
@@ -54,7 +48,7 @@ def _first_late(game_id: str, left: int) -> tuple[Game, int]:
 def test_endgame_choice_is_legal_best_and_deterministic(game_id: str) -> None:
     game, seat = _first_late(game_id, 2)
     actions = searchable(game.legal_actions(seat))
-    spec = StrongAgent(game_id, make_agent(game_id, "normal"), BUDGETS[game_id]).spec
+    spec = StrongAgent(search(game_id), make_agent(game_id, "normal"), search(game_id).budget).spec
     r1 = endgame_choice(game.clone(), seat, random.Random(3), actions, spec, 6, 100_000)
     r2 = endgame_choice(game.clone(), seat, random.Random(3), actions, spec, 6, 100_000)
     assert r1 is not None and r2 is not None
@@ -69,7 +63,7 @@ def test_endgame_choice_is_legal_best_and_deterministic(game_id: str) -> None:
 def test_endgame_node_cap_falls_back() -> None:
     game, seat = _first_late("mighty", 3)
     actions = searchable(game.legal_actions(seat))
-    spec = StrongAgent("mighty", make_agent("mighty", "normal"), BUDGETS["mighty"]).spec
+    spec = StrongAgent(search("mighty"), make_agent("mighty", "normal"), search("mighty").budget).spec
     assert endgame_choice(game, seat, random.Random(1), actions, spec, 4, 1) is None
 
 
@@ -77,7 +71,7 @@ def test_endgame_beats_playouts_on_the_solved_value() -> None:
     """On the same sampled deals, the solver's card is at least as good as any other card (by exact value)."""
     game, seat = _first_late("minchiate", 2)
     actions = searchable(game.legal_actions(seat))
-    spec = StrongAgent("minchiate", make_agent("minchiate", "normal"), BUDGETS["minchiate"]).spec
+    spec = StrongAgent(search("minchiate"), make_agent("minchiate", "normal"), search("minchiate").budget).spec
     res = endgame_choice(game, seat, random.Random(9), actions, spec, 8, 100_000)
     assert res is not None
     best, means = res
@@ -113,14 +107,14 @@ def test_declaration_candidates_are_legal_and_pruned(game_id: str, phase: str) -
     normal = make_agent(game_id, "normal")
     base = normal.choose(game, seat, random.Random(0))
     actions = searchable(game.legal_actions(seat))
-    cands = declaration_candidates(game_id, actions, base, game.view(seat))
+    cands = declaration_candidates(search(game_id), actions, base, game.view(seat))
     assert cands, "a combinatorial declaration should offer alternatives"
     assert cands[0] == base
     assert 2 <= len(cands) <= 4
     legal = {_norm(a) for a in actions}
     for a in cands:
         assert _norm(a) in legal, a  # card lists in any order (the engine accepts any)
-    spec = StrongAgent(game_id, normal, BUDGETS[game_id]).spec
+    spec = StrongAgent(search(game_id), normal, search(game_id).budget).spec
     best, means = simulate_choice(game, seat, random.Random(4), cands, spec, normal, 2, 0.05)
     assert best in cands and len(means) == len(cands)
 
@@ -131,9 +125,13 @@ def test_strong_declarations_are_legal(game_id: str) -> None:
     n, opts = SETUPS[game_id]
     game = game_class(game_id)(n, opts, 21)  # type: ignore[call-arg]
     budget = replace(
-        BUDGETS[game_id], play=10, declare_samples=2, endgame_samples=2, declare_kinds=("discard", "contract", "call")
+        search(game_id).budget,
+        play=10,
+        declare_samples=2,
+        endgame_samples=2,
+        declare_kinds=("discard", "contract", "call"),
     )
-    agent = StrongAgent(game_id, make_agent(game_id, "normal"), budget)
+    agent = StrongAgent(search(game_id), make_agent(game_id, "normal"), budget)
     step = 0
     while not game.is_over:
         seat = game.to_move()[0]
@@ -147,15 +145,14 @@ def test_strong_declarations_are_legal(game_id: str) -> None:
 @pytest.mark.parametrize("game_id", list(SETUPS))
 def test_alpha_beta_by_sides_equals_max_n(game_id: str) -> None:
     """Pruning by sides changes the cost, never the value: both searches give every card the same mean."""
-    from bot.ai import endgame
 
     game, seat = _first_late(game_id, 3)
     actions = searchable(game.legal_actions(seat))
-    spec = StrongAgent(game_id, make_agent(game_id, "normal"), BUDGETS[game_id]).spec
-    by_sides = endgame_choice(game.clone(), seat, random.Random(5), actions, spec, 4, 1_000_000, game_id)
+    spec = StrongAgent(search(game_id), make_agent(game_id, "normal"), search(game_id).budget).spec
+    by_sides = endgame_choice(game.clone(), seat, random.Random(5), actions, spec, 4, 1_000_000, sides=True)
     max_n = endgame_choice(game.clone(), seat, random.Random(5), actions, spec, 4, 1_000_000)
     assert by_sides is not None and max_n is not None
-    assert endgame.sides_of(game_id, game) is not None
+    assert game.sides() is not None
     assert by_sides[1] == pytest.approx(max_n[1])
     assert by_sides[0] == max_n[0]
 
@@ -164,10 +161,10 @@ def test_alpha_beta_visits_fewer_nodes() -> None:
     from bot.ai import endgame
 
     game, seat = _first_late("minchiate", 4)
-    spec = StrongAgent("minchiate", make_agent("minchiate", "normal"), BUDGETS["minchiate"]).spec
+    spec = StrongAgent(search("minchiate"), make_agent("minchiate", "normal"), search("minchiate").budget).spec
     det = game.determinize(seat, random.Random(2))
     plain = endgame._Solver(game, spec, 10**7, seat, None)
-    pruned = endgame._Solver(game, spec, 10**7, seat, endgame.sides_of("minchiate", det))
+    pruned = endgame._Solver(game, spec, 10**7, seat, det.sides())
     assert pruned.exact(det.clone()) == pytest.approx(plain.exact(det.clone()))
     assert pruned.nodes < plain.nodes
 
@@ -179,17 +176,17 @@ def test_minchiate_declarations_are_simulated(phase: str) -> None:
     normal = make_agent("minchiate", "normal")
     base = normal.choose(game, seat, random.Random(0))
     actions = searchable(game.legal_actions(seat))
-    cands = declaration_candidates("minchiate", actions, base, game.view(seat))
+    cands = declaration_candidates(search("minchiate"), actions, base, game.view(seat))
     assert cands and cands[0] == base and len(cands) >= 2
     legal = {_norm(a) for a in actions}
     assert all(_norm(a) in legal for a in cands)
     if phase == "discard":
-        from bot.games._minchiate_rules import SUIT
+        from bot.games.minchiate.rules import SUIT
 
         assert len({SUIT[a["cards"][0]] for a in cands}) == len(cands)  # one per suit: different voids
     else:
         assert {"type": "declare", "combos": []} in cands
-    spec = StrongAgent("minchiate", normal, BUDGETS["minchiate"]).spec
+    spec = StrongAgent(search("minchiate"), normal, search("minchiate").budget).spec
     best, means = simulate_choice(game, seat, random.Random(4), cands, spec, normal, 2, 0.05)
     assert best in cands and len(means) == len(cands)
 
@@ -218,7 +215,7 @@ def test_halving_is_reproducible_and_spends_its_budget() -> None:
     actions = searchable(game.legal_actions(seat))
     assert len(actions) >= 3
     normal = make_agent("minchiate", "normal")
-    spec = StrongAgent("minchiate", normal, BUDGETS["minchiate"]).spec
+    spec = StrongAgent(search("minchiate"), normal, search("minchiate").budget).spec
     calls = [0]
 
     def counting(root: Game, state: Game) -> Any:

@@ -8,12 +8,11 @@ from typing import Any, ClassVar, Self
 
 import pytest
 
-from bot.ai.base import make_agent
 from bot.ai.ismcts import SearchSpec, ismcts
-from bot.ai.strong import BUDGETS, StrongAgent
+from bot.ai.strong import StrongAgent
 from bot.engine.protocol import Action, Game, GameResult, Settlement, View
 from bot.engine.seats import Direction
-from bot.games.registry import game_class
+from bot.games.registry import game_class, make_agent, search
 
 # seat 0 picks a row, seat 1 (who sees the row) picks a column; seat 0 wins PAYOFF[row][col], seat 1 loses it.
 # Row 1 has the best average but seat 1 can punish it; row 2 is the best against a sensible opponent.
@@ -148,8 +147,8 @@ def test_ismcts_mode_on_every_game(game_id: str) -> None:
     """The tree search itself (the default for Wizard, an option for the others) on a real position."""
     game, seat = _mid_hand(game_id, 5)
     base: Any = make_agent(game_id, "normal")
-    budget = replace(BUDGETS[game_id], play=40, play_mode="ismcts")
-    action = StrongAgent(game_id, base, budget).choose(game.clone(), seat, random.Random(1))
+    budget = replace(search(game_id).budget, play=40, play_mode="ismcts")
+    action = StrongAgent(search(game_id), base, budget).choose(game.clone(), seat, random.Random(1))
     assert game.is_legal(seat, action)
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import random
 
-from bot.ai.base import make_agent
 from bot.ai_runner import AgentRunner
 from bot.engine.protocol import Action, Game
-from bot.games.registry import game_class
+from bot.games.registry import game_class, make_agent
 
 
 def _game() -> Game:

@@ -11,20 +11,20 @@ from typing import Any
 
 import pytest
 
-from bot.ai.base import Agent, RandomAgent, make_agent
-from bot.ai.strong import BUDGETS, Budget, StrongAgent
+from bot.ai.base import Agent, RandomAgent
+from bot.ai.strong import Budget, StrongAgent
 from bot.engine.protocol import Game
 from bot.engine.rng import derive_seed
-from bot.games.registry import game_class
+from bot.games.registry import game_class, make_agent, search
 
 # the real strong configuration (search mode, rollouts), with CI-sized budgets
 SMALL: dict[str, tuple[int, dict[str, Any], Budget]] = {
-    "mediatore": (4, {"hands": 1}, replace(BUDGETS["mediatore"], play=30, declare_samples=4)),
-    "mighty": (5, {"hands": 1}, replace(BUDGETS["mighty"], play=25, declare_samples=3)),
+    "mediatore": (4, {"hands": 1}, replace(search("mediatore").budget, play=30, declare_samples=4)),
+    "mighty": (5, {"hands": 1}, replace(search("mighty").budget, play=25, declare_samples=3)),
     "minchiate": (
         4,
         {"deals_per_game": 1},
-        replace(BUDGETS["minchiate"], play=16, declare_samples=2, endgame_samples=2),
+        replace(search("minchiate").budget, play=16, declare_samples=2, endgame_samples=2),
     ),
 }
 
@@ -76,13 +76,13 @@ def test_strong_beats_random_on_duplicate_deals(game_id: str) -> None:
 def test_wizard_strong_outscores_random() -> None:
     """Wizard (rounds of 3-5 cards, tiny budgets): one strong seat against three random ones, every seat in
     turn, scores more than the random seats on the same deals."""
-    budget = replace(BUDGETS["wizard"], play=30, declare_samples=3)
+    budget = replace(search("wizard").budget, play=30, declare_samples=3)
     base: Any = make_agent("wizard", "normal")
     margins: list[float] = []
     for deal in range(2):
         for strong_seat in range(4):
             agents: list[Agent] = [
-                StrongAgent("wizard", base, budget) if s == strong_seat else RandomAgent() for s in range(4)
+                StrongAgent(search("wizard"), base, budget) if s == strong_seat else RandomAgent() for s in range(4)
             ]
             game: Game = game_class("wizard")(4, {"rounds": "3-5"}, derive_seed(7, "wizard", deal))  # type: ignore[call-arg]
             step = 0

@@ -22,8 +22,8 @@ from fakediscord import FakeDiscord
 from fakediscord import state as st
 from fakediscord.users import FakeUser
 
-from bot.games.mediatore import MediatoreGame
-from bot.render.cards import label
+from bot.games.mediatore.engine import MediatoreGame
+from bot.render.cards import italian_label
 
 from .driver import Player, quiesce, start_bot, stop_bot, table_message
 
@@ -37,7 +37,7 @@ DEFENDER_BASE = {"chiamo": 4, "mediatore": 8, "solo": 12, "solissimo": 16, "arci
 
 
 def lab(card: str) -> str:
-    return label("mediatore", card)
+    return italian_label(card)
 
 
 def strength(card: str) -> tuple[int, int]:

@@ -26,8 +26,8 @@ from fakediscord import state as st
 from fakediscord.users import FakeUser
 
 from bot.engine.cards import FRENCH_52_JOKER
-from bot.games.mighty import MightyGame, sort_cards
-from bot.render.cards import label
+from bot.games.mighty.engine import MightyGame, sort_cards
+from bot.render.cards import mighty_label
 
 from .driver import ACTION_ID, game_over, quiesce, start_bot, stop_bot, table_message
 
@@ -38,7 +38,7 @@ POINTS = frozenset(c for c in FRENCH_52_JOKER if c != "JK" and c[0] in "AKQJT") 
 
 
 def lab(card: str) -> str:
-    return label("mighty", card)
+    return mighty_label(card)
 
 
 def embed_text(message: st.Message, skip: tuple[str, ...] = ()) -> str:

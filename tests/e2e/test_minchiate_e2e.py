@@ -20,8 +20,8 @@ from typing import Any
 from fakediscord import FakeDiscord
 from fakediscord import state as st
 
-from bot.games._minchiate_rules import combo_name
-from bot.games.minchiate import MinchiateGame
+from bot.games.minchiate.engine import MinchiateGame
+from bot.games.minchiate.rules import combo_name
 
 from .driver import Player, action_components, game_over, play_until, quiesce, start_bot, stop_bot, table_message
 

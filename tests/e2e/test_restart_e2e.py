@@ -16,7 +16,7 @@ from fakediscord import FakeDiscord
 from fakediscord.process import BotProcess
 
 from bot.engine.protocol import replay
-from bot.games.wizard import WizardGame
+from bot.games.wizard.engine import WizardGame
 
 from .driver import Player, game_over, play_until
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from fakediscord import FakeDiscord
 
-from bot.games.wizard import WizardGame
-from bot.render.cards import label
+from bot.games.wizard.engine import WizardGame
+from bot.render.cards import wizard_label
 
 from .driver import (
     Player,
@@ -78,14 +78,14 @@ async def test_full_wizard_game_with_closed_dms(fake_discord: FakeDiscord, tmp_p
             hidden = hidden_suit_cards(game)
             texts = "\n".join(m.text() for m in fake.channel_messages(channel))
             for card in hidden:
-                assert label("wizard", card) not in texts, f"hidden card {card} shown in the channel"
+                assert wizard_label(card) not in texts, f"hidden card {card} shown in the channel"
             for seat, s in enumerate(table.seats):  # a DM shows no other seat's hidden card
                 user = fake.users.get(s.user_id or -1)
                 if user is None or not user.dm_messages():
                     continue
                 dm = user.dm_messages()[-1].text()
                 for card in hidden - set(game.view(seat)["hand"]):
-                    assert label("wizard", card) not in dm, f"{card} of another seat in {user.name}'s DM"
+                    assert wizard_label(card) not in dm, f"{card} of another seat in {user.name}'s DM"
 
         players = [Player(fake, u, random.Random(i)) for i, u in enumerate((alice, bob, carol))]
         clicks = await play_until(fake, players, lambda: game_over(fake, channel), check=check_privacy)

@@ -5,17 +5,17 @@ from __future__ import annotations
 import random
 import time
 
-from bot.ai.base import RandomAgent, agent_levels, make_agent
-from bot.ai.mediatore import (
+from bot.ai.base import RandomAgent
+from bot.games.mediatore import render as render
+from bot.games.mediatore.ai import (
     EasyMediatoreAgent,
     MediatoreAgent,
     choose_bid,
     choose_call,
     choose_exchange,
 )
-from bot.games.mediatore import MediatoreGame
-from bot.games.registry import game_class, renderer
-from bot.render import mediatore as render
+from bot.games.mediatore.engine import MediatoreGame
+from bot.games.registry import agent_levels, game_class, make_agent, renderer
 
 NAMES = ["Ada", "Bruno", "Carla", "Dario"]
 MIX = [

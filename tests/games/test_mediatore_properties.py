@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from bot.engine.cards import ITALIAN_40
 from bot.engine.errors import IllegalAction
 from bot.engine.protocol import replay
-from bot.games.mediatore import CONTRACTS, STRENGTH, THIRDS, MediatoreGame
-from bot.render import mediatore as render
+from bot.games.mediatore import render as render
+from bot.games.mediatore.engine import CONTRACTS, STRENGTH, THIRDS, MediatoreGame
 from bot.render.base import Panel
-from bot.render.cards import label
+from bot.render.cards import italian_label
 
 NAMES = ["Ada", "Bruno", "Carla", "Dario"]
 SEEDS = st.integers(0, 2**32 - 1)
@@ -284,7 +284,7 @@ def check_privacy(g: MediatoreGame) -> None:
     assert not strings_in(current_hand_part(pub)) & hidden_all
     text = render.public_panel(pub, NAMES).text()
     for c in hidden_all:
-        assert label("mediatore", c) not in text, c
+        assert italian_label(c) not in text, c
     check_panel_limits(render.public_panel(pub, NAMES))
     # the secret Chiamo partner is public only once the called card was played
     if g._contract == "chiamo" and not g._partner_public:
@@ -310,7 +310,7 @@ def check_privacy(g: MediatoreGame) -> None:
             pp.controls = []  # the call menu lists every card not in one's hand
         ptext = pp.text()
         for c in secret:
-            assert label("mediatore", c) not in ptext, (seat, c)
+            assert italian_label(c) not in ptext, (seat, c)
 
 
 @settings(max_examples=60, deadline=None)

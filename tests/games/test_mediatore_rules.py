@@ -9,7 +9,7 @@ import pytest
 from bot.engine.cards import ITALIAN_40
 from bot.engine.errors import IllegalAction, InvalidOptions
 from bot.engine.rng import make_rng, shuffled
-from bot.games.mediatore import MediatoreGame, card_thirds, payments, trick_winner
+from bot.games.mediatore.engine import MediatoreGame, card_thirds, payments, trick_winner
 
 # Every suit is held by one seat (its 4 is in the monte): the seat leading its own suit takes every trick.
 SUITED = [

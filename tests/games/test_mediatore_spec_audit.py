@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from bot.engine.errors import IllegalAction
-from bot.games.mediatore import MediatoreGame, trick_winner
-from bot.render import mediatore as render
-from bot.render.cards import label
+from bot.games.mediatore import render as render
+from bot.games.mediatore.engine import MediatoreGame, trick_winner
+from bot.render.cards import italian_label
 
 from .test_mediatore_rules import SUITED, SUITED_MONTE  # each seat holds one suit (its 4 is in the monte)
 
@@ -467,7 +467,7 @@ def test_s11_2_public_table_does_not_show_older_tricks() -> None:
     pub = g.public_view()
     assert pub["last_trick"]["plays"] == [[1, "6D"], [2, "2C"], [3, "KS"], [0, "5C"]]
     text = render.public_panel(pub, NAMES).text()
-    shown = [c for c in trick1 if label("mediatore", c) in text]
+    shown = [c for c in trick1 if italian_label(c) in text]
     assert shown == [], f"older trick cards shown on the public table: {shown}"
 
 

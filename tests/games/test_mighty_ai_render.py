@@ -9,11 +9,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.ai.base import RandomAgent, agent_levels, make_agent
-from bot.ai.mighty import EasyMightyAgent, MightyAgent
-from bot.games.mighty import MightyGame, _set_hands_for_test
+from bot.ai.base import RandomAgent
+from bot.games.mighty.ai import EasyMightyAgent, MightyAgent
+from bot.games.mighty.engine import MightyGame, _set_hands_for_test
+from bot.games.mighty.render import private_panel, public_panel, rules_text, settlement_text
+from bot.games.registry import agent_levels, make_agent
 from bot.render.base import MAX_SELECT_OPTIONS, Control
-from bot.render.mighty import private_panel, public_panel, rules_text, settlement_text
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
 

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from bot.engine.cards import FRENCH_52_JOKER
 from bot.engine.errors import IllegalAction
 from bot.engine.protocol import replay
-from bot.games.mighty import MightyGame
-from bot.render.cards import label
-from bot.render.mighty import private_panel, public_panel
+from bot.games.mighty.engine import MightyGame
+from bot.games.mighty.render import private_panel, public_panel
+from bot.render.cards import mighty_label
 
 CARDS = set(FRENCH_52_JOKER)
 RANKS = "23456789TJQKA"
@@ -310,7 +310,7 @@ def test_privacy(seed: int, opt: int) -> None:
         text = public_panel(_current(pv, strip_names=False), NAMES).text()
         named = {pv.get("mighty"), pv.get("ripper"), (pv.get("friend_call") or {}).get("card")}
         for card in hidden - named:
-            assert label("mighty", card) not in text, card
+            assert mighty_label(card) not in text, card
         for s in range(5):
             v = g.view(s)
             mine = set(v["hand"]) | set(v["discards"] or []) | set(v["kitty_private"] or [])
@@ -367,7 +367,7 @@ def test_determinize_consistent(seed: int, opt: int) -> None:
 
 
 def c_view_hand(g: MightyGame, seat: int) -> list[str]:
-    from bot.games.mighty import sort_cards
+    from bot.games.mighty.engine import sort_cards
 
     return sort_cards(g._hands[seat])
 

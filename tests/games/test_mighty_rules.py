@@ -9,7 +9,7 @@ import pytest
 from bot.engine.cards import FRENCH_52_JOKER
 from bot.engine.errors import IllegalAction, InvalidOptions
 from bot.engine.rng import make_rng, shuffled
-from bot.games.mighty import (
+from bot.games.mighty.engine import (
     POINT_CARDS,
     MightyGame,
     _set_hands_for_test,

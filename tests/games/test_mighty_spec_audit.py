@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.engine.errors import IllegalAction
-from bot.games.mighty import POINT_CARDS, MightyGame, _set_hands_for_test
+from bot.games.mighty.engine import POINT_CARDS, MightyGame, _set_hands_for_test
 
 from .test_mighty_rules import auction_to  # everybody passes but the declarer, who bids at their first turn
 

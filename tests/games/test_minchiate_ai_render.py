@@ -9,11 +9,12 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.ai.base import RandomAgent, agent_levels, make_agent
-from bot.ai.minchiate import MinchiateEasy, MinchiateNormal
+from bot.ai.base import RandomAgent
 from bot.engine.cards import MINCHIATE_97
-from bot.games.minchiate import MinchiateGame
-from bot.render import minchiate as R
+from bot.games.minchiate import render as R
+from bot.games.minchiate.ai import MinchiateEasy, MinchiateNormal
+from bot.games.minchiate.engine import MinchiateGame
+from bot.games.registry import agent_levels, make_agent
 from bot.render.base import MAX_ROWS, MAX_SELECT_OPTIONS, Panel
 from bot.render.cards import minchiate_label
 

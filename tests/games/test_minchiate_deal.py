@@ -6,8 +6,8 @@ import pytest
 
 from bot.engine.cards import MINCHIATE_97
 from bot.engine.errors import IllegalAction, InvalidOptions
-from bot.games._minchiate_rules import DISCARDABLE, combos_with_values
-from bot.games.minchiate import MinchiateGame
+from bot.games.minchiate.engine import MinchiateGame
+from bot.games.minchiate.rules import DISCARDABLE, combos_with_values
 
 ROBBED = ["T40", "CoK", "T22"]  # robbed in this order (bottom card of the upper packet first)
 EXPOSED = {1: "T36", 2: "Co5", 3: "CuK", 0: "T2"}  # by offset from the dealer
@@ -266,7 +266,7 @@ def test_cutter_robs_at_most_13() -> None:
 
 def test_more_than_25_discardable_cards_one_at_a_time() -> None:
     """The cutter robs T21-T27 and six counting trumps and was dealt 21 zero-point cards: 28 discardable."""
-    from bot.render import minchiate as R
+    from bot.games.minchiate import render as R
 
     g = MinchiateGame(4, {"manual_cut": True}, 8)
     D, C = g.dealer, g.cutter

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.errors import IllegalAction
-from bot.games.minchiate import MinchiateGame, winner_of
+from bot.games.minchiate.engine import MinchiateGame, winner_of
 
 # dealer 3 -> seat 0 leads; team A = 0, 2; team B = 1, 3
 

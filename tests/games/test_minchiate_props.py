@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from bot.engine.cards import MATTO, MINCHIATE_97
 from bot.engine.protocol import replay
-from bot.games._minchiate_rules import COUNTING, DISCARDABLE, POINTS, STRENGTH, SUIT
-from bot.games.minchiate import MinchiateGame
+from bot.games.minchiate.engine import MinchiateGame
+from bot.games.minchiate.rules import COUNTING, DISCARDABLE, POINTS, STRENGTH, SUIT
 
 CARD_SET = set(MINCHIATE_97)
 OPTIONS = st.fixed_dictionaries(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.cards import MINCHIATE_97
-from bot.games._minchiate_rules import (
+from bot.games.minchiate.rules import (
     COUNTING,
     DISCARDABLE,
     POINTS,

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from bot.engine.cards import MINCHIATE_97
-from bot.games._minchiate_rules import (
+from bot.games.minchiate.engine import MinchiateGame
+from bot.games.minchiate.rules import (
     DISCARDABLE,
     POINTS,
     ROBBABLE,
@@ -17,7 +18,6 @@ from bot.games._minchiate_rules import (
     combos_with_values,
     matto_payment_key,
 )
-from bot.games.minchiate import MinchiateGame
 
 CARD_SET = set(MINCHIATE_97)
 ZERO_EXPOSED = {1: "Sw1", 2: "Sw2", 3: "Sw3", 0: "Sw4"}  # worthless 21st cards: no E-EXPOSE events

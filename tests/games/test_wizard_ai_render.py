@@ -10,13 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bot.ai.wizard  # noqa: F401  (registers the agents)
-from bot.ai.base import RandomAgent, agent_levels, make_agent
+import bot.games.wizard.ai  # noqa: F401  (registers the agents)
+from bot.ai.base import RandomAgent
 from bot.engine.protocol import Settlement
-from bot.games.wizard import WizardGame, _set_hands_for_test
-from bot.render import wizard as render
+from bot.games.registry import agent_levels, make_agent
+from bot.games.wizard import render as render
+from bot.games.wizard.engine import WizardGame, _set_hands_for_test
 from bot.render.base import MAX_ROWS, MAX_SELECT_OPTIONS, Panel
-from bot.render.cards import label
+from bot.render.cards import wizard_label
 
 NAMES = ["Alice", "Bob", "Carla", "Dmitri", "Eve", "Fumiko"]
 OPTION_SETS: list[dict[str, Any]] = [
@@ -231,11 +232,11 @@ def hidden_labels(g: WizardGame, exclude_seat: int | None) -> set[str]:
             continue
         if blind and exclude_seat is not None and s != exclude_seat:
             continue  # the blind round shows the others' cards by design
-        out.update(label("wizard", c) for c in h if not c.startswith(("WIZ", "JES")))
+        out.update(wizard_label(c) for c in h if not c.startswith(("WIZ", "JES")))
     pub = g.public_view()
     if pub["last_trick"] is None and pub["round_log"]:
         # the previous round's final trick is public history; its cards may be dealt again now
-        out -= {label("wizard", c) for _, c in pub["round_log"][-1]["last_trick"]["plays"]}
+        out -= {wizard_label(c) for _, c in pub["round_log"][-1]["last_trick"]["plays"]}
     return out
 
 
@@ -306,10 +307,10 @@ def test_blind_panel_hides_own_card() -> None:
     s = g.to_move()[0]
     own = g._hands[s][0]
     p = render.private_panel(g.view(s), NAMES[:4])
-    others = [label("wizard", g._hands[t][0]) for t in range(4) if t != s]
+    others = [wizard_label(g._hands[t][0]) for t in range(4) if t != s]
     assert all(o in p.text() for o in others)
     if not own.startswith(("WIZ", "JES")):
-        assert label("wizard", own) not in p.text()
+        assert wizard_label(own) not in p.text()
     (ctl,) = p.controls
     assert ctl.choices[0].label == "Play your hidden card"
     assert ctl.choices[0].action == {"type": "play", "card": own}

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from bot.engine.cards import WIZARD_60
 from bot.engine.protocol import replay
 from bot.engine.rng import make_rng
-from bot.games.wizard import WizardGame
+from bot.games.wizard.engine import WizardGame
 
 SUITS = "SHDC"
 RANKV = {r: i for i, r in enumerate(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"], start=2)}

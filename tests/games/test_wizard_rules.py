@@ -10,7 +10,7 @@ import pytest
 from bot.engine.cards import WIZARD_60
 from bot.engine.errors import IllegalAction, InvalidOptions
 from bot.engine.rng import make_rng
-from bot.games.wizard import WizardGame, _set_hands_for_test, round_score, sort_hand, trick_winner
+from bot.games.wizard.engine import WizardGame, _set_hands_for_test, round_score, sort_hand, trick_winner
 
 
 def deck_for(seed: int, k: int) -> list[str]:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.engine.errors import IllegalAction, InvalidOptions
-from bot.games.wizard import WizardGame
+from bot.games.wizard.engine import WizardGame
 
 from .test_wizard_rules import rig
 from .test_wizard_rules import setup as one_round

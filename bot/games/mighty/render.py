@@ -9,20 +9,19 @@ from typing import Any
 
 from bot.engine.protocol import Action, Settlement
 from bot.render.base import MAX_SELECT_OPTIONS, Choice, ComboField, Control, Panel, Section, split_choices
-from bot.render.cards import FRENCH_SUIT, label, labels
+from bot.render.cards import FRENCH_SUIT, joined, mighty_label
 
-GAME = "mighty"
 FIELD_MAX = 1024
 DESC_MAX = 4096
 _SUIT_ORDER = ("S", "H", "C", "D")
 
 
 def _card(c: str) -> str:
-    return label(GAME, c)
+    return mighty_label(c)
 
 
 def _cards(cs: list[str]) -> str:
-    return labels(GAME, cs)
+    return joined(mighty_label, cs)
 
 
 def trump_text(trump: str) -> str:
@@ -402,3 +401,11 @@ def rules_text() -> str:
 
 
 __all__ = ["MAX_SELECT_OPTIONS", "private_panel", "public_panel", "rules_text", "settlement_text"]
+
+
+def card_label(card: str) -> str:
+    return mighty_label(card)
+
+
+def lobby_note(seats: int) -> str:
+    return ""

@@ -24,7 +24,7 @@ from bot.engine.sampling import deal_constrained
 from bot.engine.seats import Direction
 from bot.engine.tricks import Trick
 
-from ._minchiate_rules import (
+from .rules import (
     DISCARDABLE,
     POINTS,
     ROBBABLE,
@@ -88,9 +88,11 @@ class MinchiateGame(Game):
     max_seats: ClassVar[int] = 4
     direction: ClassVar[Direction] = Direction.ANTICLOCKWISE
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("deals_per_game", 1, choices=(1, 4), help="1 deal, or 4 (every seat deals once)"),
-        OptionSpec("manual_cut", False, choices=(False, True), help="the cutter chooses the cut depth"),
-        OptionSpec("stake_per_resto", 0, lo=0, hi=1_000_000, help="stake per resto (0 = score only)"),
+        OptionSpec("deals_per_game", 1, choices=(1, 4), help="1 deal (default) or 4 (every seat deals once)"),
+        OptionSpec(
+            "manual_cut", False, choices=(False, True), help="The cutter chooses how deep to cut (default: automatic)"
+        ),
+        OptionSpec("stake_per_resto", 0, lo=0, hi=1_000_000, help="Stake units per resto (default 0: resti only)"),
     )
 
     def __init__(self, num_seats: int, options: Mapping[str, Any] | None, seed: int) -> None:
@@ -750,6 +752,12 @@ class MinchiateGame(Game):
         return GameResult.from_totals("resto", self._totals)
 
     # ------------------------------------------------------------------ search support
+    def sides(self) -> list[int] | None:
+        return [s % 2 for s in range(self.num_seats)]  # fixed partnerships: seats 1+3 v 2+4
+
+    def sides_public(self) -> bool:
+        return True
+
     def clone(self) -> Self:
         g = object.__new__(type(self))
         d = g.__dict__

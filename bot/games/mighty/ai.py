@@ -12,11 +12,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.ai.base import Agent, register_agent
-from bot.ai.strong import StrongAgent
 from bot.engine.cards import FRENCH_52_JOKER, JOKER
 from bot.engine.protocol import Action, Game
-from bot.games.mighty import (
+from bot.games.mighty.engine import (
     LAST_TRICK,
     POINT_CARDS,
     RANK,
@@ -324,15 +322,3 @@ class EasyMightyAgent(MightyAgent):
 
     def _play(self, v: dict[str, Any], acts: list[Action], rng: random.Random) -> Action:
         return rng.choice(acts)
-
-
-register_agent("mighty", "normal", MightyAgent)
-register_agent("mighty", "easy", EasyMightyAgent)
-
-
-def _strong() -> Agent:
-    """ISMCTS card play over this module's heuristic declarations (see :mod:`bot.ai.strong`)."""
-    return StrongAgent("mighty", MightyAgent())
-
-
-register_agent("mighty", "strong", _strong)

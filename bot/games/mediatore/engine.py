@@ -102,14 +102,25 @@ class MediatoreGame(Game):
     max_seats: ClassVar[int] = 4
     direction: ClassVar[Direction] = Direction.ANTICLOCKWISE
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("stake", 1, lo=1, hi=1_000_000, help="Value of one stake unit (all payments are multiplied)."),
-        OptionSpec("signals", True, choices=(True, False), help="Allow the leader's Knock / Fly / Stroke (§10)."),
-        OptionSpec("hands", 0, lo=0, hi=1000, help="Played hands before the game ends (0 = until the table stops)."),
+        OptionSpec(
+            "stake",
+            1,
+            lo=1,
+            hi=1_000_000,
+            help="Value of one stake unit; every payment is multiplied by it (default 1)",
+        ),
+        OptionSpec(
+            "signals",
+            True,
+            choices=(True, False),
+            help="Allow the trick leader's Knock / Fly / Stroke signals (default on)",
+        ),
+        OptionSpec("hands", 0, lo=0, hi=1000, help="Hands to play; 0 = until the host ends the session (default 0)"),
         OptionSpec(
             "show_history",
             False,
             choices=(True, False),
-            help="Show all tricks and running points during play.",
+            help="Show every trick of the hand, not only the last one (default off)",
         ),
     )
 
@@ -755,6 +766,14 @@ class MediatoreGame(Game):
         return {"kind": "pick", "actions": self.legal_actions(seat)}
 
     # -- search support --------------------------------------------------------------------------------
+    def sides(self) -> list[int] | None:
+        if self._bidder is None:
+            return None
+        return [0 if s in (self._bidder, self._partner) else 1 for s in range(self.num_seats)]
+
+    def sides_public(self) -> bool:
+        return self._partner_status()[0] != "hidden"
+
     def clone(self) -> MediatoreGame:
         g = object.__new__(MediatoreGame)
         g.options = self.options

@@ -11,11 +11,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.engine.protocol import Settlement
-from bot.games.mediatore import sort_key
+from bot.games.mediatore.engine import sort_key
 from bot.render.base import Choice, ComboField, Control, Panel, Section, split_choices
-from bot.render.cards import ITALIAN_SUIT, ITALIAN_SUIT_NAME, italian_long, label, labels
+from bot.render.cards import ITALIAN_SUIT, ITALIAN_SUIT_NAME, italian_label, italian_long, joined
 
-GAME = "mediatore"
 CONTRACT_TITLE = {
     "chiamo": "Chiamo",
     "mediatore": "Mediatore",
@@ -46,7 +45,7 @@ def _name(names: Sequence[str], seat: int | None) -> str:
 
 
 def _card(c: str) -> str:
-    return label(GAME, c)
+    return italian_label(c)
 
 
 def _signed(x: int) -> str:
@@ -86,7 +85,7 @@ def _contract_line(view: dict[str, Any], names: Sequence[str]) -> str:
         elif view.get("called_in_monte"):
             lines.append("The called card was in the monte")
     if view.get("monte_exposed"):
-        lines.append(f"Monte shown: {labels(GAME, view['monte_exposed'])}")
+        lines.append(f"Monte shown: {joined(italian_label, view['monte_exposed'])}")
     if c not in ("chiamo",) and view["phase"] in ("exchange", "play"):
         lines.append(f"{_name(names, b)} plays alone against the other three")
     return "\n".join(lines)
@@ -110,7 +109,7 @@ def _event_text(ev: dict[str, Any], names: Sequence[str]) -> str | None:
     if k == "handover":
         return f"{n(ev['seat'])} hands {_card(ev['card'])} to {n(ev['to'])}."
     if k == "monte_exposed":
-        return f"Monte shown: {labels(GAME, ev['cards'])}."
+        return f"Monte shown: {joined(italian_label, ev['cards'])}."
     if k == "give_back":
         return f"{n(ev['seat'])} gives a card back to {n(ev['to'])}."
     if k == "exchange":
@@ -270,9 +269,9 @@ def private_panel(view: dict[str, Any], names: list[str]) -> Panel:
     panel.sections.append(Section("Your hand", _clip(_hand_text(view["hand"]))))
     priv = view.get("private") or {}
     if priv.get("monte_seen"):
-        panel.sections.append(Section("Monte (only you saw it)", labels(GAME, priv["monte_seen"])))
+        panel.sections.append(Section("Monte (only you saw it)", joined(italian_label, priv["monte_seen"])))
     if priv.get("discards"):
-        panel.sections.append(Section("Your discards (new monte)", labels(GAME, priv["discards"])))
+        panel.sections.append(Section("Your discards (new monte)", joined(italian_label, priv["discards"])))
     if priv.get("given_back"):
         panel.sections.append(
             Section("Card you gave back", f"{_card(priv['given_back'])} to {_name(names, view.get('giver'))}")
@@ -353,16 +352,16 @@ def settlement_text(settlement: Settlement, names: list[str]) -> str:
             lines.append(f"Giver: {_name(names, s['giver'])}")
         else:
             lines.append("The called card was in the monte.")
-    lines.append(f"Monte dealt: {labels(GAME, s['monte'])}")
+    lines.append(f"Monte dealt: {joined(italian_label, s['monte'])}")
     if s.get("discards"):
-        lines.append(f"Bidder's discards: {labels(GAME, s['discards'])}")
+        lines.append(f"Bidder's discards: {joined(italian_label, s['discards'])}")
     if s.get("returned_card"):
         lines.append(f"Card given back: {_card(s['returned_card'])}")
     lines.append(f"Last trick (and monte): {_name(names, s['last_trick_winner'])}")
     cc = s.get("counting_cards") or {}
     if cc:
-        lines.append(f"Bidder's side counting cards: {labels(GAME, cc['bidder_side'])}")
-        lines.append(f"Defenders' counting cards: {labels(GAME, cc['defenders'])}")
+        lines.append(f"Bidder's side counting cards: {joined(italian_label, cc['bidder_side'])}")
+        lines.append(f"Defenders' counting cards: {joined(italian_label, cc['defenders'])}")
     bt, dt = s["bidder_side_thirds"], s["defender_thirds"]
     lines.append(
         f"Bidder's side: {bt // 3}{_frac(bt)} → **{s['bidder_side_points']}** points · "
@@ -407,3 +406,11 @@ def rules_text() -> str:
         "Options: `stake` (unit value), `signals` (on/off), `hands` (0 = play until the table stops), "
         "`show_history` (show older tricks and points)."
     )
+
+
+def card_label(card: str) -> str:
+    return italian_label(card)
+
+
+def lobby_note(seats: int) -> str:
+    return ""

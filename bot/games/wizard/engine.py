@@ -128,19 +128,39 @@ class WizardGame(Game):
     max_seats: ClassVar[int] = 6
     direction: ClassVar[Direction] = Direction.CLOCKWISE
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("bid_restriction", False, (False, True), help="The bids may not add up to the hand size."),
-        OptionSpec("bid_mode", "open", BID_MODES, help="open (one by one), simultaneous, or secret bids."),
-        OptionSpec("first_round_blind", False, (False, True), help="Round 1: see everyone's card but yours."),
-        OptionSpec("rounds", "all", None, help="`all`, or the hand sizes to play, e.g. 1-5."),
+        OptionSpec(
+            "bid_restriction",
+            False,
+            (False, True),
+            help="Hook rule: the dealer may not make the bids add up to the number of tricks",
+        ),
+        OptionSpec(
+            "bid_mode",
+            "open",
+            BID_MODES,
+            help="open: bids public at once (default); simultaneous: revealed together; secret: until round end",
+        ),
+        OptionSpec("first_round_blind", False, (False, True), help="Round 1: see everyone's card but your own"),
+        OptionSpec(
+            "rounds", "all", None, help="Hand sizes to play: all (default), a range like 1-5, or a list like 1,2,3"
+        ),
         OptionSpec(
             "wizard_turned",
             "dealer_chooses",
             WIZARD_TURNED,
-            help="A turned Wizard: dealer picks trump, or no trump.",
+            help="When a Wizard is turned: the dealer chooses trump (default), or no trump",
+            labels=("dealer chooses trump", "no trump"),
         ),
-        OptionSpec("stake_per_point", 0, None, 0, 1_000_000, help="Stake per point of difference, settled pairwise."),
+        OptionSpec(
+            "stake_per_point",
+            0,
+            None,
+            0,
+            1_000_000,
+            help="Settle pairwise score differences at this many stake units per point (default 0)",
+        ),
         # DECISION W-1: the engine takes the first dealer as an input; None (tables) = drawn with the seeded RNG
-        OptionSpec("first_dealer", None, help="The seat that deals round 1 (default: drawn at random)."),
+        OptionSpec("first_dealer", None, help="The seat that deals round 1 (default: drawn at random).", command=False),
     )
 
     # -- construction ----------------------------------------------------------------------------------
@@ -605,6 +625,23 @@ class WizardGame(Game):
         return v
 
     # -- search support ------------------------------------------------------------------------------------
+    # -- public facts for cheap search rollouts (building a view per simulated card costs more than the rollout)
+    @property
+    def bids(self) -> list[int | None]:
+        return self._bids
+
+    @property
+    def tricks_won(self) -> list[int]:
+        return self._tricks
+
+    @property
+    def trump_suit(self) -> str | None:
+        return self._trump
+
+    @property
+    def lead_suit(self) -> str | None:
+        return self._lead
+
     def clone(self) -> Self:
         g = self.__class__.__new__(self.__class__)
         g.__dict__.update(self.__dict__)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.protocol import Settlement
-from bot.games._minchiate_rules import SUIT, combo_name
+from bot.games.minchiate.rules import SUIT, combo_name
 from bot.render.base import (
     MAX_SELECT_OPTIONS,
     Choice,
@@ -18,9 +18,8 @@ from bot.render.base import (
     Section,
     split_choices,
 )
-from bot.render.cards import labels, minchiate_label, minchiate_long
+from bot.render.cards import joined, minchiate_label, minchiate_long
 
-GID = "minchiate"
 FIELD_MAX = 1024
 LABEL_MAX = 80
 DESC_MAX = 100
@@ -64,7 +63,7 @@ def _event_line(ev: dict[str, Any], names: list[str]) -> str:
     who = f" ({_name(names, int(ev['seat']))})" if "seat" in ev else ""
     detail = ""
     if ev.get("cards"):
-        detail = " " + labels(GID, ev["cards"])
+        detail = " " + joined(minchiate_label, ev["cards"])
     if "combos" in ev:
         detail = " " + ", ".join(f"{combo_name(c)} {c['value']}" for c in ev["combos"])
         if ev.get("matto_bonus"):
@@ -121,22 +120,22 @@ def public_panel(view: dict[str, Any], names: list[str]) -> Panel:
     )
     deal_lines = []
     if view["cut"] is not None:
-        deal_lines.append(f"Cut at {view['cut']}; cutter robbed: {labels(GID, view['robbed_by_cutter'])}")
+        deal_lines.append(f"Cut at {view['cut']}; cutter robbed: {joined(minchiate_label, view['robbed_by_cutter'])}")
         exposed = [f"{_name(names, s)} {minchiate_label(c)}" for s, c in enumerate(view["exposed"]) if c]
         deal_lines.append("Exposed: " + ", ".join(exposed))
         stop = view["robbing_stop"]
         deal_lines.append(
-            f"Dealer robbed: {labels(GID, view['robbed_by_dealer'])}"
+            f"Dealer robbed: {joined(minchiate_label, view['robbed_by_dealer'])}"
             + (f" (stopped at {minchiate_label(stop)})" if stop else "")
         )
         if view["taken_by_dealer"]:
-            deal_lines.append(f"Dealer took: {labels(GID, view['taken_by_dealer'])}")
+            deal_lines.append(f"Dealer took: {joined(minchiate_label, view['taken_by_dealer'])}")
         if view["discards_pending"]:
             deal_lines.append(
                 "To discard: " + ", ".join(f"{_name(names, int(s))} {n}" for s, n in view["discards_pending"].items())
             )
         if view["fola"] is not None:
-            deal_lines.append(f"Fola: {labels(GID, view['fola'])}")
+            deal_lines.append(f"Fola: {joined(minchiate_label, view['fola'])}")
         sections.append(Section("The deal", _lines_within(deal_lines)))
     decl = []
     for s, combos in enumerate(view["declared"]):
@@ -188,7 +187,7 @@ def _hand_sections(hand: list[str]) -> list[Section]:
     for key, title in SUIT_TITLES:
         cards = [c for c in hand if SUIT[c] == key]
         if cards:
-            out.append(Section(f"{title} ({len(cards)})", _clip(labels(GID, cards), FIELD_MAX), True))
+            out.append(Section(f"{title} ({len(cards)})", _clip(joined(minchiate_label, cards), FIELD_MAX), True))
     return out
 
 
@@ -210,15 +209,17 @@ def private_panel(view: dict[str, Any], names: list[str]) -> Panel:
     hand = view["hand"]
     sections = _hand_sections(hand)
     if view.get("my_discards"):
-        sections.append(Section("Your discards", labels(GID, view["my_discards"])))
+        sections.append(Section("Your discards", joined(minchiate_label, view["my_discards"])))
     if view.get("fola_seen") is not None and view.get("fola_seen"):
-        sections.append(Section("Fola (only you see it)", labels(GID, view["fola_seen"])))
+        sections.append(Section("Fola (only you see it)", joined(minchiate_label, view["fola_seen"])))
     combos = view.get("combos") or []
     if combos:
         sections.append(
             Section(
                 "Your combinations",
-                _lines_within([f"{combo_name(c)}: {labels(GID, c['cards'])} = {c['value']}" for c in combos]),
+                _lines_within(
+                    [f"{combo_name(c)}: {joined(minchiate_label, c['cards'])} = {c['value']}" for c in combos]
+                ),
             )
         )
     prompt = view.get("prompt")
@@ -329,3 +330,7 @@ def rules_text() -> str:
             "Most net resti wins.",
         ]
     )
+
+
+def card_label(card: str) -> str:
+    return minchiate_label(card)

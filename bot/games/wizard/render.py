@@ -9,11 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.protocol import Action, Settlement
-from bot.games.wizard import sort_hand
+from bot.games.wizard.engine import sort_hand
 from bot.render.base import MAX_ROWS, Choice, Control, Panel, Section, split_choices
-from bot.render.cards import FRENCH_SUIT, FRENCH_SUIT_NAME, label, labels
+from bot.render.cards import FRENCH_SUIT, FRENCH_SUIT_NAME, joined, wizard_label
 
-GAME = "wizard"
 FIELD_MAX = 1024
 DESC_MAX = 4096
 SUIT_ORDER = ("S", "H", "D", "C")
@@ -28,7 +27,7 @@ def _name(names: list[str], seat: int) -> str:
 
 
 def _card(c: str) -> str:
-    return label(GAME, c)
+    return wizard_label(c)
 
 
 def _trump_line(view: dict[str, Any], names: list[str]) -> str:
@@ -192,7 +191,7 @@ def _hand_text(hand: list[str]) -> str:
     for s in SUIT_ORDER:
         cards = [c for c in hand if not c.startswith(("WIZ", "JES")) and c[-1] == s]
         if cards:
-            lines.append(f"{FRENCH_SUIT[s]} " + labels(GAME, cards))
+            lines.append(f"{FRENCH_SUIT[s]} " + joined(wizard_label, cards))
     if jes:
         lines.append(f"🃏 Jester ×{len(jes)}")
     return "\n".join(lines) or "—"
@@ -327,3 +326,11 @@ def rules_text() -> str:
         "hand sizes, e.g. 1-5. `wizard_turned`: dealer chooses trump, or no trump. "
         "`stake_per_point`: settle the point differences pairwise."
     )
+
+
+def card_label(card: str) -> str:
+    return wizard_label(card)
+
+
+def lobby_note(seats: int) -> str:
+    return ""

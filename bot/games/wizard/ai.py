@@ -21,11 +21,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.ai.base import Agent, register_agent
-from bot.ai.strong import StrongAgent
 from bot.engine.cards import WIZARD_60, WIZARD_SUITS
 from bot.engine.protocol import Action, Game
-from bot.games.wizard import JES_SET, RANK, SUIT, SUIT_BIT, WIZ_SET, trick_winner
+from bot.games.wizard.engine import JES_SET, RANK, SUIT, SUIT_BIT, WIZ_SET, trick_winner
 
 
 def _not_undo(actions: list[Action]) -> list[Action]:
@@ -373,15 +371,3 @@ class EasyWizardAgent:
         cards = [a["card"] for a in actions]
         pick = max if need > 0 else min
         return {"type": "play", "card": pick(cards, key=lambda c: _power(c, trump, lead))}
-
-
-register_agent("wizard", "normal", WizardAgent)
-register_agent("wizard", "easy", EasyWizardAgent)
-
-
-def _strong() -> Agent:
-    """ISMCTS card play over this module's heuristic declarations (see :mod:`bot.ai.strong`)."""
-    return StrongAgent("wizard", WizardAgent())
-
-
-register_agent("wizard", "strong", _strong)

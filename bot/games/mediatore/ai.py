@@ -15,11 +15,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.ai.base import Agent, register_agent
-from bot.ai.strong import StrongAgent
 from bot.engine.cards import ITALIAN_40
 from bot.engine.protocol import Action, Game
-from bot.games.mediatore import CONTRACTS, STRENGTH, THIRDS
+from bot.games.mediatore.engine import CONTRACTS, STRENGTH, THIRDS
 
 RANKS_HIGH_FIRST = "32AKNJ7654"
 
@@ -318,15 +316,3 @@ class EasyMediatoreAgent:
             if top[1] == led and STRENGTH[top[0]] > STRENGTH[best[0]]:
                 return {"type": "play", "card": top}
         return {"type": "play", "card": min(legal, key=lambda c: (THIRDS[c[0]], STRENGTH[c[0]], c))}
-
-
-register_agent("mediatore", "normal", MediatoreAgent)
-register_agent("mediatore", "easy", EasyMediatoreAgent)
-
-
-def _strong() -> Agent:
-    """ISMCTS card play over this module's heuristic declarations (see :mod:`bot.ai.strong`)."""
-    return StrongAgent("mediatore", MediatoreAgent())
-
-
-register_agent("mediatore", "strong", _strong)

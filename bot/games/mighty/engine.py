@@ -172,15 +172,19 @@ class MightyGame(Game):
     max_seats: ClassVar[int] = NUM
     direction: ClassVar[Direction] = Direction.CLOCKWISE
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        _bool_opt("weak_hand_misdeal", True, "A player with a hand worth ≤ ½ may claim a misdeal (§4.8)."),
-        _bool_opt("kitty_face_up", True, "The kitty is shown to everybody before the declarer takes it."),
-        _bool_opt("first_trick_friend", True, "The declarer may call 'whoever wins trick 1' as friend."),
-        _bool_opt("no_friend", True, "The declarer may announce playing alone (score doubled)."),
-        _bool_opt("mighty_saves_joker", False, "Joker call: a holder of Joker + Mighty may play the Mighty."),
-        _bool_opt("show_history", False, "Show every completed trick of the hand, not only the last one."),
-        _bool_opt("show_captured", True, "Show each player's captured point cards."),
-        OptionSpec("stake", 1, lo=1, hi=1_000_000, help="Multiplies every payment."),
-        OptionSpec("hands", 0, lo=0, hi=10_000, help="Number of hands to play (0 = until the table stops)."),
+        _bool_opt("weak_hand_misdeal", True, "A player with a very weak hand may claim a misdeal (default on)"),
+        _bool_opt("kitty_face_up", True, "Show the kitty to everybody before the declarer takes it (default on)"),
+        _bool_opt("first_trick_friend", True, "The declarer may call 'whoever wins trick 1' as friend (default on)"),
+        _bool_opt("no_friend", True, "The declarer may announce playing alone for double (default on)"),
+        _bool_opt(
+            "mighty_saves_joker",
+            False,
+            "Joker call: a holder of Joker and Mighty may play the Mighty instead (default off)",
+        ),
+        _bool_opt("show_history", False, "Show every trick of the hand, not only the last one (default off)"),
+        _bool_opt("show_captured", True, "Show each player's captured point cards (default on)"),
+        OptionSpec("stake", 1, lo=1, hi=1_000_000, help="Stake unit; every payment is multiplied by it (default 1)"),
+        OptionSpec("hands", 0, lo=0, hi=10_000, help="Hands to play; 0 = until the host ends the session (default 0)"),
     )
 
     # ------------------------------------------------------------------------------------------------
@@ -843,6 +847,14 @@ class MightyGame(Game):
         return v
 
     # -- search support ------------------------------------------------------------------------------
+    def sides(self) -> list[int] | None:
+        if self._declarer < 0:
+            return None
+        return [0 if s in (self._declarer, self._friend) else 1 for s in range(NUM)]
+
+    def sides_public(self) -> bool:
+        return self._friend_public
+
     def clone(self) -> Self:
         g = object.__new__(type(self))
         d = self.__dict__.copy()

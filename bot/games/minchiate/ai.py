@@ -14,12 +14,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.ai.base import Agent, register_agent
-from bot.ai.strong import StrongAgent
 from bot.engine.cards import MATTO, MINCHIATE_97
 from bot.engine.protocol import Action, Game
-from bot.games._minchiate_rules import POINTS, STRENGTH, SUIT, TRUMP
-from bot.games.minchiate import winner_of
+from bot.games.minchiate.engine import winner_of
+from bot.games.minchiate.rules import POINTS, STRENGTH, SUIT, TRUMP
 
 ALL_CARDS = frozenset(MINCHIATE_97)
 
@@ -185,19 +183,7 @@ class MinchiateEasy:
         return rng.choice(acts)
 
 
-register_agent("minchiate", "normal", MinchiateNormal)
-register_agent("minchiate", "easy", MinchiateEasy)
-
-
-def _strong() -> Agent:
-    """Searched card play, discards and declarations over this module's heuristic (see :mod:`bot.ai.strong`)."""
-    return StrongAgent("minchiate", MinchiateNormal(), prune=prune_plays)
-
-
 def prune_plays(game: Game, seat: int, actions: list[Action]) -> list[Action]:
     """The strong search's candidate cards: one per class of interchangeable cards (:func:`equivalent_plays`)."""
     keep = set(equivalent_plays(game.view(seat), [a["card"] for a in actions]))
     return [a for a in actions if a["card"] in keep]
-
-
-register_agent("minchiate", "strong", _strong)
