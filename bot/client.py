@@ -19,8 +19,10 @@ from bot.config import Settings
 from bot.db import Database
 from bot.engine.protocol import Action
 from bot.ledger import Ledger
+from bot.ratings import Ratings
+from bot.services import Services
 from bot.tables.service import TableError, TableService
-from bot.tournaments import TournamentError
+from bot.tournaments import GuildSettings, TournamentError, TournamentService
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +68,8 @@ class TavoloBot(commands.Bot):
         self.db: Database | None = None
         self.ledger: Ledger | None = None
         self.tables: TableService | None = None
+        self.services: Services | None = None
+        self.tournaments: TournamentService | None = None
         self.agent_runner: AgentRunner | None = None
         self._timer_task: asyncio.Task[None] | None = None
 
@@ -76,6 +80,17 @@ class TavoloBot(commands.Bot):
         self.tables = TableService(
             self.db, self.ledger, default_timeout=self.settings.turn_timeout, agent_runner=self._run_agent
         )
+        # every service is built here, once; the cogs receive them (bot.services) and only adapt Discord to them
+        self.services = Services(
+            db=self.db,
+            ledger=self.ledger,
+            ratings=Ratings(self.db),
+            guild_settings=GuildSettings(self.db),
+            tables=self.tables,
+            tournaments=TournamentService(self.db, self.tables),
+            edit_interval=self.edit_interval,
+        )
+        self.tournaments = self.services.tournaments
         for name in self.cog_modules:
             await self.load_extension(name)
         await self._sync_commands()

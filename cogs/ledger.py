@@ -23,6 +23,7 @@ from discord.ext import commands
 from bot.games import registry
 from bot.ledger import HistoryRow, Ledger
 from bot.ratings import Profile, Ratings
+from bot.services import services_of
 from bot.tables.service import TableUpdate
 from bot.tournaments import GuildSettings
 
@@ -380,9 +381,5 @@ def profile_fields(prof: Profile) -> list[tuple[str, str]]:
 
 
 async def setup(bot: commands.Bot) -> None:
-    ledger: Ledger = bot.ledger  # type: ignore[attr-defined]
-    ratings = getattr(bot, "ratings", None) or Ratings(ledger.db)
-    settings = getattr(bot, "guild_settings", None) or GuildSettings(ledger.db)
-    bot.ratings = ratings  # type: ignore[attr-defined]
-    bot.guild_settings = settings  # type: ignore[attr-defined]
-    await bot.add_cog(LedgerCog(bot, ledger, ratings, settings))
+    s = services_of(bot)
+    await bot.add_cog(LedgerCog(bot, s.ledger, s.ratings, s.guild_settings))

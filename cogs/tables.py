@@ -8,7 +8,6 @@ of computer moves never exceed Discord's per-channel limits.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import hashlib
@@ -16,61 +15,62 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.protocol import Action, GameResult
+from bot.engine.errors import IllegalAction
+from bot.engine.protocol import Action
 from bot.games import registry
-from bot.render.base import Panel, Section
+from bot.render.base import Panel
+from bot.services import services_of
+from bot.tables import screens
 from bot.tables.model import Table
 from bot.tables.service import StaleAction, TableError, TableService, TableUpdate
 
 from . import _components as comp
 from ._components import TableButton, TableSelect, decode_action, embed_of, view_of
 from ._game import TURN_TIMER_HELP, TurnTimer, reply_privately
+from ._outbox import Outbox
 
 log = logging.getLogger(__name__)
 
-LEVEL_HELP = {
-    "easy": "simple greedy play",
-    "normal": "sound heuristic play (default)",
-    "strong": "searches sampled deals (ISMCTS)",
-}
 EPHEMERAL_TTL = 14 * 60  # interaction tokens last 15 minutes; stop editing a fallback hand just before
+STALE = "That choice is out of date; use the latest message."
+
+#: the table message's buttons: operation -> (label, style, row); "end" names the game
+BUTTONS: dict[str, tuple[str, discord.ButtonStyle, int | None]] = {
+    "join": ("Join", discord.ButtonStyle.success, 0),
+    "leave": ("Leave", discord.ButtonStyle.secondary, 0),
+    "bot": ("Add computer", discord.ButtonStyle.secondary, 0),
+    "unbot": ("Remove computer", discord.ButtonStyle.secondary, 0),
+    "start": ("Start", discord.ButtonStyle.primary, 1),
+    "cancel": ("Cancel", discord.ButtonStyle.danger, 1),
+    "hand": ("My hand", discord.ButtonStyle.primary, None),
+    "back": ("I'm back", discord.ButtonStyle.secondary, None),
+    "vote": ("Vote to stop", discord.ButtonStyle.secondary, None),
+    "end": ("End {title} table", discord.ButtonStyle.danger, None),
+    "again": ("Play again", discord.ButtonStyle.success, None),
+}
 
 
-class Outbox:
-    """Coalesced message edits: at most one edit in flight per message key, and at most one every
-    ``interval`` seconds; the render function runs when the edit is sent, so it always shows the
-    latest state and a burst of changes becomes one edit."""
+@dataclass(slots=True)
+class Click:
+    """One click on a table component, as routed by its custom id."""
 
-    def __init__(self, interval: float) -> None:
-        self.interval = interval
-        self._dirty: dict[Any, Callable[[], Awaitable[None]]] = {}
-        self._tasks: dict[Any, asyncio.Task[None]] = {}
+    interaction: discord.Interaction[Any]
+    tid: int
+    op: str
+    ver: int
+    arg: str
+    values: list[str]
 
-    def schedule(self, key: Any, render: Callable[[], Awaitable[None]]) -> None:
-        self._dirty[key] = render
-        task = self._tasks.get(key)
-        if task is None or task.done():
-            self._tasks[key] = asyncio.create_task(self._run(key), name=f"outbox-{key}")
-
-    async def _run(self, key: Any) -> None:
-        while key in self._dirty:
-            render = self._dirty.pop(key)
-            try:
-                await render()
-            except Exception:
-                log.exception("render of %s failed", key)
-            if key in self._dirty:
-                await asyncio.sleep(self.interval)
-
-    async def drain(self) -> None:
-        while any(not t.done() for t in self._tasks.values()):
-            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+    @property
+    def uid(self) -> int:
+        return self.interaction.user.id
 
 
 class TablesCog(commands.Cog, name="Tables"):
@@ -84,6 +84,27 @@ class TablesCog(commands.Cog, name="Tables"):
         self._picks: dict[tuple[int, int, int], dict[str, list[str]]] = {}  # (table, user, ver) -> combo picks
         self._ephemeral: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
         self._dm_failed: set[tuple[int, int]] = set()
+        self._handlers: dict[str, Callable[[Click], Awaitable[None]]] = {
+            "join": self._join,
+            "leave": self._leave,
+            "leaveyes": self._leave_confirmed,
+            "bot": self._add_computer,
+            "addbot": self._add_computer,
+            "unbot": self._remove_computer,
+            "start": self._start,
+            "cancel": self._ask_close,
+            "end": self._ask_close,
+            "cancelyes": self._cancel_confirmed,
+            "endyes": self._end_confirmed,
+            "again": self._again,
+            "vote": self._vote,
+            "back": self._back,
+            "hand": self._hand,
+            "act": self._choice,
+            "pick": self._choice,
+            "field": self._field,
+            "ok": self._confirm_combo,
+        }
 
     async def cog_load(self) -> None:
         comp.set_handler(self.on_component)
@@ -140,12 +161,11 @@ class TablesCog(commands.Cog, name="Tables"):
                 if s.user_id is not None:
                     self._schedule_private(t, seat)
         for settled in u.settlements:
-            text = registry.renderer(t.game_id).settlement_text(settled, t.names)
-            await self._post(t.channel_id, text)
+            await self._post(t.channel_id, screens.settlement_text(t, settled))
         for notice in u.notices:
             await self._post(t.channel_id, notice)
         if u.kind == "finished" and t.game is not None:
-            await self._post(t.channel_id, self._final_text(t))
+            await self._post(t.channel_id, screens.final_text(t))
 
     def _schedule_private(self, t: Table, seat: int) -> None:
         user_id = t.seats[seat].user_id
@@ -161,7 +181,7 @@ class TablesCog(commands.Cog, name="Tables"):
         """A new message (edits do not notify): the seat's turn is half gone. By DM, or in the channel with a
         mention when the player's DMs are closed."""
         user_id = t.seats[seat].user_id
-        if user_id is None or not self._moving(t, seat):
+        if user_id is None or not screens.is_moving(t, seat):
             return  # the turn passed before the reminder went out
         text = f"about {seconds_left} s left before the computer plays for you."
         ch_id = t.messages.get(f"dmch:{seat}")
@@ -177,18 +197,14 @@ class TablesCog(commands.Cog, name="Tables"):
         # saved with the table (key ``ping:<seat>``, in the DM channel ``dmch:<seat>``), so a reminder sent just
         # before a restart is still deleted once the turn passes
         await self.service.set_message(t.id, f"ping:{seat}", msg.id)
-        if not self._moving(t, seat):
+        if not screens.is_moving(t, seat):
             self._clear_pings(t)  # the player acted while it was being sent
-
-    @staticmethod
-    def _moving(t: Table, seat: int) -> bool:
-        return t.status == "running" and t.game is not None and seat in t.game.to_move()
 
     def _clear_pings(self, t: Table) -> None:
         """Delete the reminders of seats whose turn has passed (the DM keeps only the hand message)."""
         for seat in range(len(t.seats)):
             mid, ch_id = t.messages.get(f"ping:{seat}"), t.messages.get(f"dmch:{seat}")
-            if mid is None or self._moving(t, seat):
+            if mid is None or screens.is_moving(t, seat):
                 continue
             self.outbox.schedule(("unping", t.id, seat, mid), functools.partial(self._unping, t, seat, ch_id, mid))
 
@@ -210,88 +226,24 @@ class TablesCog(commands.Cog, name="Tables"):
         except discord.HTTPException:
             log.exception("could not post to channel %s", channel_id)
 
-    @staticmethod
-    def _final_text(t: Table) -> str:
-        assert t.game is not None
-        res = t.game.result()
-        if res is None:  # a session ended by the host or by vote: standings are the settled hands
-            res = _standings(t)
-        if res is None:
-            return f"🏁 The {registry.title(t.game_id)} table is closed; no hand was completed."
-        order = sorted(range(len(t.seats)), key=lambda i: res.ranks[i])
-        medals = {1: "🥇", 2: "🥈", 3: "🥉"}
-        lines = [
-            f"{medals.get(res.ranks[i], f'{res.ranks[i]}.')} {t.seats[i].name}: {res.totals[i]:+d} {res.currency}"
-            if res.currency != "point"
-            else f"{medals.get(res.ranks[i], f'{res.ranks[i]}.')} {t.seats[i].name}: {res.totals[i]} points"
-            for i in order
-        ]
-        return f"🏁 **{registry.title(t.game_id)} — game over**\n" + "\n".join(lines)
-
     # ============================================================== the public table message
-    def _table_panel(self, t: Table) -> tuple[Panel, discord.ui.View | None]:
-        title = registry.title(t.game_id)
-        if t.status == "lobby" or t.game is None:
-            return self._lobby_panel(t)
-        panel = registry.renderer(t.game_id).public_panel(t.game.public_view(), t.names)
-        away = [s.name for s in t.seats if s.away]
-        if away:
-            panel.footer = (panel.footer + "\n" if panel.footer else "") + "🤖 playing for: " + ", ".join(away)
-        if t.status != "running":
-            panel.title = f"{panel.title} — {'finished' if t.status == 'finished' else 'cancelled'}"
-            if t.status != "finished" or t.tournament_id is not None:
-                return panel, None
-            again = discord.ui.View(timeout=None)
-            again.add_item(TableButton.make(t.id, "again", "Play again", style=discord.ButtonStyle.success))
-            return panel, again
+    def _table_view(self, t: Table) -> tuple[Panel, discord.ui.View | None]:
+        screen = screens.table_screen(t)
+        if not screen.buttons:
+            return screen.panel, None
         view = discord.ui.View(timeout=None)
-        view.add_item(TableButton.make(t.id, "hand", "My hand", style=discord.ButtonStyle.primary))
-        if away:
-            view.add_item(TableButton.make(t.id, "back", "I'm back"))
-        if getattr(t.game, "options", {}).get("hands") == 0:
-            # open-ended sessions (Mediatore, Mighty): everyone may vote to stop after the current hand
-            view.add_item(TableButton.make(t.id, "vote", "Vote to stop"))
-        view.add_item(TableButton.make(t.id, "end", f"End {title} table", style=discord.ButtonStyle.danger))
-        return panel, view
-
-    def _lobby_panel(self, t: Table) -> tuple[Panel, discord.ui.View | None]:
-        spec = registry.get(t.game_id)
-        title = spec.title
-        need = spec.seats_text()
-        seats = (
-            "\n".join(
-                f"{i + 1}. {s.name}"
-                + (" 👑" if s.user_id == t.host_id else "")
-                + (f" ({s.ai_level})" if s.ai_level else "")
-                for i, s in enumerate(t.seats)
+        for op in screen.buttons:
+            label, style, row = BUTTONS[op]
+            view.add_item(
+                TableButton.make(t.id, op, label.format(title=registry.title(t.game_id)), style=style, row=row)
             )
-            or "—"
-        )
-        opts = ", ".join(f"{k}={v}" for k, v in sorted(t.options.items())) or "defaults"
-        desc = f"Players: {need}. Options: {opts}. Turn timer: {t.turn_timeout}s."
-        note = spec.renderer.lobby_note(len(t.seats))
-        if note:
-            desc += "\n" + note
-        panel = Panel(title=f"🃏 {title} — lobby", description=desc)
-        panel.sections.append(Section(f"Seats ({len(t.seats)}/{spec.max_seats})", seats))
-        if t.status != "lobby":
-            panel.title = f"{title} — cancelled"
-            return panel, None
-        view = discord.ui.View(timeout=None)
-        view.add_item(TableButton.make(t.id, "join", "Join", style=discord.ButtonStyle.success, row=0))
-        view.add_item(TableButton.make(t.id, "leave", "Leave", row=0))
-        view.add_item(TableButton.make(t.id, "bot", "Add computer", row=0))
-        view.add_item(TableButton.make(t.id, "unbot", "Remove computer", row=0))
-        view.add_item(TableButton.make(t.id, "start", "Start", style=discord.ButtonStyle.primary, row=1))
-        view.add_item(TableButton.make(t.id, "cancel", "Cancel", style=discord.ButtonStyle.danger, row=1))
-        levels = spec.levels
-        if len(levels) > 1:
-            options = [(f"Add a computer: {lvl}", lvl, LEVEL_HELP.get(lvl)) for lvl in levels]
+        if len(screen.levels) > 1:
+            options = [(f"Add a computer: {lvl}", lvl, screens.LEVEL_HELP.get(lvl)) for lvl in screen.levels]
             view.add_item(TableSelect.make(t.id, "addbot", 0, "", "Add a computer of a chosen level…", options, row=2))
-        return panel, view
+        return screen.panel, view
 
     async def _render_table_message(self, t: Table) -> None:
-        panel, view = self._table_panel(t)
+        panel, view = self._table_view(t)
         embed = embed_of(panel, registry.get(t.game_id).colour)
         digest = _digest(embed, view)
         key = ("table", t.id)
@@ -312,26 +264,12 @@ class TablesCog(commands.Cog, name="Tables"):
 
     # ============================================================== private panels
     def _private(self, t: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
-        assert t.game is not None
-        game = t.game
-        view_data = game.view(seat)
-        panel = registry.renderer(t.game_id).private_panel(view_data, t.names)
-        s = t.seats[seat]
-        if t.status != "running":
-            panel.controls = []
-        if s.away and t.status == "running":
-            away_note = "🤖 The computer is playing for you. Click **I'm back** to play again."
-            panel.description = away_note + "\n" + panel.description
-            panel.controls = []
-        legal = game.legal_actions(seat) if panel.controls else []
-        if self.service.auto_forced and len(legal) == 1 and legal[0].get("type") == "play":
-            panel.controls = []  # a forced card is played for the seat at once: no button to race with
-            legal = []
+        screen = screens.seat_screen(t, seat, self.service.forced_action(t, seat))
         extra: list[discord.ui.Item[Any]] = []
-        if s.away and t.status == "running":
+        if screen.away:
             extra.append(TableButton.make(t.id, "back", "I'm back", style=discord.ButtonStyle.primary))
-        view = view_of(panel, t.id, t.version, legal, extra) if t.status == "running" else None
-        embed = embed_of(panel, registry.get(t.game_id).colour)
+        view = view_of(screen.panel, t.id, t.version, screen.legal, extra) if screen.live else None
+        embed = embed_of(screen.panel, registry.get(t.game_id).colour)
         embed.set_author(name=f"{registry.title(t.game_id)} — table #{t.id} — seat {seat + 1}")
         return embed, view
 
@@ -417,109 +355,131 @@ class TablesCog(commands.Cog, name="Tables"):
     async def on_component(
         self, interaction: discord.Interaction[Any], tid: int, op: str, ver: int, arg: str, values: list[str]
     ) -> None:
+        handler = self._handlers.get(op)
         try:
-            await self._on_component(interaction, tid, op, ver, arg, values)
+            if handler is None:
+                raise TableError("Unknown control.")
+            await handler(Click(interaction, tid, op, ver, arg, values))
         except TableError as e:
             await reply_privately(interaction, str(e))
 
-    async def _on_component(
-        self, interaction: discord.Interaction[Any], tid: int, op: str, ver: int, arg: str, values: list[str]
-    ) -> None:
-        uid = interaction.user.id
-        name = interaction.user.display_name
-        svc = self.service
-        if op == "join":
-            await svc.join(tid, uid, name)
-            await interaction.response.defer()
-        elif op == "leave":
-            t = svc.get(tid)
-            if t.status == "running":
-                await interaction.response.send_message(
-                    "Leave the game? The computer will play your seat (you can come back with **I'm back**).",
-                    view=_confirm(tid, "leaveyes", "Yes, leave"),
-                    ephemeral=True,
-                )
-                return
-            await svc.leave(tid, uid)
-            await interaction.response.defer()
-        elif op == "leaveyes":
-            await svc.leave(tid, uid)
-            await interaction.response.edit_message(content="You left; the computer plays your seat.", view=None)
-        elif op == "bot":
-            await svc.add_computer(tid, uid)
-            await interaction.response.defer()
-        elif op == "addbot":
-            await svc.add_computer(tid, uid, values[0] if values else None)
-            await interaction.response.defer()
-        elif op == "unbot":
-            await svc.remove_computer(tid, uid)
-            await interaction.response.defer()
-        elif op == "start":
-            await interaction.response.defer()
-            await svc.start(tid, uid)
-        elif op in ("cancel", "end"):
-            t = svc.get(tid)
-            if uid != t.host_id and not _is_admin(interaction):
-                raise TableError("Only the host (or a server manager) can do that.")
-            what = "cancel this table" if op == "cancel" else "end this table now (an unfinished hand is not scored)"
-            await interaction.response.send_message(
-                f"Really {what}?", view=_confirm(tid, op + "yes", "Yes"), ephemeral=True
-            )
-        elif op == "cancelyes":
-            await svc.cancel(tid, uid, is_admin=_is_admin(interaction))
-            await interaction.response.edit_message(content="Table cancelled.", view=None)
-        elif op == "endyes":
-            t = svc.get(tid)
-            if t.status == "lobby":
-                await svc.cancel(tid, uid, is_admin=_is_admin(interaction))
-            else:
-                await svc.end(tid, uid, is_admin=_is_admin(interaction))
-            await interaction.response.edit_message(content="Table ended.", view=None)
-        elif op == "again":
-            new = await svc.rematch(tid, uid, name)
-            await interaction.response.send_message(
-                f"A new {registry.title(new.game_id)} table is open below, with the same options and computers. "
-                "The others click **Join**; you click **Start**.",
+    # one handler per operation of a custom id (``tb:<table>:<op>:...``); see ``_handlers``
+    async def _join(self, c: Click) -> None:
+        await self.service.join(c.tid, c.uid, c.interaction.user.display_name)
+        await c.interaction.response.defer()
+
+    async def _leave(self, c: Click) -> None:
+        if self.service.get(c.tid).status == "running":
+            await c.interaction.response.send_message(
+                "Leave the game? The computer will play your seat (you can come back with **I'm back**).",
+                view=_confirm(c.tid, "leaveyes", "Yes, leave"),
                 ephemeral=True,
             )
-        elif op == "vote":
-            votes, humans = await svc.vote_stop(tid, uid)
-            await interaction.response.send_message(f"Your vote is counted ({votes}/{humans}).", ephemeral=True)
-        elif op == "back":
-            await svc.reclaim(tid, uid)
-            await interaction.response.send_message("Welcome back: your seat is yours again.", ephemeral=True)
-        elif op == "hand":
-            await self._show_hand(interaction, tid)
-        elif op in ("act", "pick"):
-            t = svc.get(tid)
-            seat = t.seat_of(uid)
-            raw = values[0] if op == "pick" and values else arg
-            action = decode_action(raw, lambda: _legal_at(t, seat, ver))
-            if action is None or seat is None:
-                raise TableError("That choice is not available.")
-            await self._act(interaction, t, action, ver)
-        elif op == "field":
-            self._picks.setdefault((tid, uid, ver), {})[arg] = values
-            await interaction.response.defer()
-        elif op == "ok":
-            t = svc.get(tid)
-            picks = self._picks.get((tid, uid, ver), {})
-            base = decode_action(arg, lambda: [])
-            if base is None:
-                raise TableError("That choice is not available.")
-            seat = t.seat_of(uid)
-            fields = _combo_fields(t, seat)
-            missing = [f for f in fields if f["key"] not in picks]
-            if missing:
-                raise TableError("Pick the cards in every menu first, then Confirm.")
-            action = dict(base)
-            for f in fields:
-                vals = picks[f["key"]]
-                action[f["key"]] = vals[0] if f["count"] == 1 else sorted(vals)
-            await self._act(interaction, t, action, ver)
-            self._picks.pop((tid, uid, ver), None)
+            return
+        await self.service.leave(c.tid, c.uid)
+        await c.interaction.response.defer()
+
+    async def _leave_confirmed(self, c: Click) -> None:
+        await self.service.leave(c.tid, c.uid)
+        await c.interaction.response.edit_message(content="You left; the computer plays your seat.", view=None)
+
+    async def _add_computer(self, c: Click) -> None:
+        level = (c.values[0] if c.values else None) if c.op == "addbot" else None
+        await self.service.add_computer(c.tid, c.uid, level)
+        await c.interaction.response.defer()
+
+    async def _remove_computer(self, c: Click) -> None:
+        await self.service.remove_computer(c.tid, c.uid)
+        await c.interaction.response.defer()
+
+    async def _start(self, c: Click) -> None:
+        await c.interaction.response.defer()
+        await self.service.start(c.tid, c.uid)
+
+    async def _ask_close(self, c: Click) -> None:
+        t = self.service.get(c.tid)
+        if c.uid != t.host_id and not _is_admin(c.interaction):
+            raise TableError("Only the host (or a server manager) can do that.")
+        what = "cancel this table" if c.op == "cancel" else "end this table now (an unfinished hand is not scored)"
+        await c.interaction.response.send_message(
+            f"Really {what}?", view=_confirm(c.tid, c.op + "yes", "Yes"), ephemeral=True
+        )
+
+    async def _cancel_confirmed(self, c: Click) -> None:
+        await self.service.cancel(c.tid, c.uid, is_admin=_is_admin(c.interaction))
+        await c.interaction.response.edit_message(content="Table cancelled.", view=None)
+
+    async def _end_confirmed(self, c: Click) -> None:
+        if self.service.get(c.tid).status == "lobby":
+            await self.service.cancel(c.tid, c.uid, is_admin=_is_admin(c.interaction))
         else:
-            raise TableError("Unknown control.")
+            await self.service.end(c.tid, c.uid, is_admin=_is_admin(c.interaction))
+        await c.interaction.response.edit_message(content="Table ended.", view=None)
+
+    async def _again(self, c: Click) -> None:
+        new = await self.service.rematch(c.tid, c.uid, c.interaction.user.display_name)
+        await c.interaction.response.send_message(
+            f"A new {registry.title(new.game_id)} table is open below, with the same options and computers. "
+            "The others click **Join**; you click **Start**.",
+            ephemeral=True,
+        )
+
+    async def _vote(self, c: Click) -> None:
+        votes, humans = await self.service.vote_stop(c.tid, c.uid)
+        await c.interaction.response.send_message(f"Your vote is counted ({votes}/{humans}).", ephemeral=True)
+
+    async def _back(self, c: Click) -> None:
+        await self.service.reclaim(c.tid, c.uid)
+        await c.interaction.response.send_message("Welcome back: your seat is yours again.", ephemeral=True)
+
+    async def _hand(self, c: Click) -> None:
+        await self._show_hand(c.interaction, c.tid)
+
+    async def _choice(self, c: Click) -> None:
+        """A button (``act``) or select option (``pick``) that carries one action."""
+        t = self.service.get(c.tid)
+        seat = t.seat_of(c.uid)
+        raw = c.values[0] if c.op == "pick" and c.values else c.arg
+        try:
+            action = decode_action(raw, lambda: screens.legal_at(t, seat, c.ver))
+        except IllegalAction:
+            raise StaleAction(STALE) from None
+        if action is None or seat is None:
+            raise TableError("That choice is not available.")
+        await self._act(c.interaction, t, action, c.ver)
+
+    async def _field(self, c: Click) -> None:
+        """One multi-pick menu of a combination (e.g. the cards to discard); Confirm sends them together."""
+        t = self.service.get(c.tid)
+        fields = screens.combo_fields(t, t.seat_of(c.uid))
+        if fields is None:
+            raise StaleAction(STALE)
+        offered = {card for f in fields if f["key"] == c.arg for card in f.get("from", [])}
+        # a value that was never offered (a modified client) is refused now, not when Confirm fails
+        if not c.values or not set(c.values) <= offered:
+            raise TableError("That choice is not available.")
+        self._picks.setdefault((c.tid, c.uid, c.ver), {})[c.arg] = c.values
+        await c.interaction.response.defer()
+
+    async def _confirm_combo(self, c: Click) -> None:
+        t = self.service.get(c.tid)
+        picks = self._picks.get((c.tid, c.uid, c.ver), {})
+        base = decode_action(c.arg, lambda: [])
+        if base is None:
+            raise TableError("That choice is not available.")
+        fields = screens.combo_fields(t, t.seat_of(c.uid))
+        if fields is None:
+            if t.seat_of(c.uid) is None or t.game is None:
+                raise TableError("You are not playing at this table.")
+            raise StaleAction(STALE)
+        if any(f["key"] not in picks for f in fields):
+            raise TableError("Pick the cards in every menu first, then Confirm.")
+        action = dict(base)
+        for f in fields:
+            vals = picks[f["key"]]
+            action[f["key"]] = vals[0] if f["count"] == 1 else sorted(vals)
+        await self._act(c.interaction, t, action, c.ver)
+        self._picks.pop((c.tid, c.uid, c.ver), None)
 
     async def _act(self, interaction: discord.Interaction[Any], t: Table, action: Action, ver: int) -> None:
         uid = interaction.user.id
@@ -647,16 +607,6 @@ def _digest(embed: discord.Embed, view: discord.ui.View | None) -> str:
     return hashlib.blake2b(payload.encode(), digest_size=16).hexdigest()
 
 
-def _standings(t: Table) -> GameResult | None:
-    assert t.game is not None
-    settled = t.game.settlements()
-    if not settled:
-        return None
-    currency = next((c for c in ("stake", "resto", "point") if c in settled[0].amounts), "point")
-    totals = [sum(s.amounts.get(currency, (0,) * len(t.seats))[i] for s in settled) for i in range(len(t.seats))]
-    return GameResult.from_totals(currency, totals)
-
-
 def _view_kw(view: discord.ui.View | None) -> dict[str, Any]:
     """``send`` takes no ``view=None``; pass the argument only when there are components."""
     return {} if view is None else {"view": view}
@@ -673,23 +623,6 @@ def _is_admin(interaction: discord.Interaction[Any]) -> bool:
     return bool(perms and perms.manage_guild)
 
 
-def _legal_at(t: Table, seat: int | None, ver: int) -> list[Action]:
-    """Legal actions of ``seat`` now, if the table is still at ``ver`` (``#n`` choices are version-bound)."""
-    if seat is None or t.game is None or t.version != ver:
-        raise StaleAction("That choice is out of date; use the latest message.")
-    return t.game.legal_actions(seat)
-
-
-def _combo_fields(t: Table, seat: int | None) -> list[dict[str, Any]]:
-    if seat is None or t.game is None:
-        raise TableError("You are not playing at this table.")
-    prompt = t.game.view(seat).get("prompt") or {}
-    if prompt.get("kind") != "combo":
-        raise StaleAction("That choice is out of date; use the latest message.")
-    return list(prompt.get("fields", []))
-
-
 async def setup(bot: commands.Bot) -> None:
-    service: TableService = bot.tables  # type: ignore[attr-defined]
-    interval = getattr(bot, "edit_interval", 1.0)
-    await bot.add_cog(TablesCog(bot, service, edit_interval=interval))
+    s = services_of(bot)
+    await bot.add_cog(TablesCog(bot, s.tables, edit_interval=s.edit_interval))

@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import registry
+from bot.services import services_of
 from bot.tables.service import TableError
 from bot.tournaments import (
     RULES_TEXT,
@@ -32,7 +33,7 @@ from bot.tournaments import (
 )
 
 from ._game import TURN_TIMER_HELP, TurnTimer, game_autocomplete, manages_or_has_role, parse_rounds, reply_privately
-from .tables import Outbox
+from ._outbox import Outbox
 
 log = logging.getLogger(__name__)
 
@@ -413,12 +414,5 @@ class TournamentCog(commands.Cog, name="Tournament"):
 
 
 async def setup(bot: commands.Bot) -> None:
-    tables = bot.tables  # type: ignore[attr-defined]
-    db = bot.db  # type: ignore[attr-defined]
-    service = getattr(bot, "tournaments", None)
-    if service is None:
-        service = TournamentService(db, tables)
-        bot.tournaments = service  # type: ignore[attr-defined]
-    settings = getattr(bot, "guild_settings", None) or GuildSettings(db)
-    bot.guild_settings = settings  # type: ignore[attr-defined]
-    await bot.add_cog(TournamentCog(bot, service, settings, edit_interval=getattr(bot, "edit_interval", 1.0)))
+    s = services_of(bot)
+    await bot.add_cog(TournamentCog(bot, s.tournaments, s.guild_settings, edit_interval=s.edit_interval))

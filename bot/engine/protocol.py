@@ -194,6 +194,11 @@ class Game(ABC):
         """A clone whose hidden cards (from ``seat``'s point of view) are re-dealt at random, consistently
         with everything ``view(seat)`` shows (own hand, cards played, voids revealed, exposed cards)."""
 
+    @property
+    def open_ended(self) -> bool:
+        """A session with no fixed length (it ends when the players stop it): tables offer a vote to stop."""
+        return False
+
     def sides(self) -> list[int] | None:
         """Each seat's side in the current hand (0 = the declaring side / first partnership), read from the full
         state, or ``None`` when the game has no sides or they are not settled. For searches on sampled states

@@ -494,6 +494,13 @@ class TableService:
         else:
             self._forget_if_closed(t)
 
+    def forced_action(self, t: Table, seat: int) -> Action | None:
+        """The action played for ``seat`` at once, without asking: its only legal card (with ``auto_forced``)."""
+        if not self.auto_forced or t.game is None:
+            return None
+        legal = t.game.legal_actions(seat)
+        return legal[0] if len(legal) == 1 and legal[0].get("type") == "play" else None
+
     # ------------------------------------------------------------------ computer players and timers
     def _kick(self, t: Table) -> None:
         """Make sure a driver task is looking at this table (computer turns, forced moves, timers)."""

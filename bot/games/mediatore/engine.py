@@ -766,6 +766,10 @@ class MediatoreGame(Game):
         return {"kind": "pick", "actions": self.legal_actions(seat)}
 
     # -- search support --------------------------------------------------------------------------------
+    @property
+    def open_ended(self) -> bool:
+        return self.options["hands"] == 0
+
     def sides(self) -> list[int] | None:
         if self._bidder is None:
             return None

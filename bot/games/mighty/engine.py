@@ -847,6 +847,10 @@ class MightyGame(Game):
         return v
 
     # -- search support ------------------------------------------------------------------------------
+    @property
+    def open_ended(self) -> bool:
+        return self.options["hands"] == 0
+
     def sides(self) -> list[int] | None:
         if self._declarer < 0:
             return None

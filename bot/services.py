@@ -1,0 +1,33 @@
+"""The services one bot process runs, built together in one place (``TavoloBot.setup_hook``) and handed to the
+cogs, which only adapt Discord to them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.db import Database
+from bot.ledger import Ledger
+from bot.ratings import Ratings
+from bot.tables.service import TableService
+from bot.tournaments import GuildSettings, TournamentService
+
+
+@dataclass(slots=True)
+class Services:
+    db: Database
+    ledger: Ledger
+    ratings: Ratings
+    guild_settings: GuildSettings
+    tables: TableService
+    tournaments: TournamentService
+    #: the least time between two edits of one Discord message (seconds)
+    edit_interval: float = 1.0
+
+
+def services_of(bot: Any) -> Services:
+    """The services of a started bot (a cog's ``setup`` reads them from here)."""
+    services = getattr(bot, "services", None)
+    if not isinstance(services, Services):
+        raise RuntimeError("the bot's services are not built yet (cogs load in setup_hook)")
+    return services

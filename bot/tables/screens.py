@@ -1,0 +1,176 @@
+"""What each message of a table shows, decided once and Discord-free: the cog only turns these into components.
+
+The table message is built from the public view only (:func:`table_screen`), a seat's private message from
+that seat's view only (:func:`seat_screen`); the rules that decide which controls a message offers (who may
+act, a forced card needs no button, an away player gets *I'm back*, an open-ended session a vote) live here
+or in the service, never in the cog.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine.errors import IllegalAction
+from bot.engine.protocol import Action, GameResult
+from bot.games import registry
+from bot.render.base import Panel, Section
+
+from .model import Table
+
+#: what a computer level means, for the lobby's "Add a computer of a chosen level" menu
+LEVEL_HELP = {
+    "easy": "simple greedy play",
+    "normal": "sound heuristic play (default)",
+    "strong": "searches sampled deals (ISMCTS)",
+}
+
+
+@dataclass(slots=True)
+class TableScreen:
+    """The channel's table message: a panel and the table-level buttons it offers (by operation name)."""
+
+    panel: Panel
+    #: "join", "leave", "bot", "unbot", "start", "cancel" (lobby); "hand", "back", "vote", "end" (running);
+    #: "again" (finished)
+    buttons: list[str] = field(default_factory=list)
+    #: the lobby's computer levels (a select when there is more than one)
+    levels: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class SeatScreen:
+    """One seat's private message: its panel, the legal actions its controls encode, and its buttons."""
+
+    panel: Panel
+    legal: list[Action]
+    #: the table is running: controls are live (a closed table's message shows no controls)
+    live: bool
+    #: the computer plays this seat: the message offers *I'm back*
+    away: bool
+
+
+def _title(t: Table) -> str:
+    return registry.title(t.game_id)
+
+
+def table_screen(t: Table) -> TableScreen:
+    if t.status == "lobby" or t.game is None:
+        return _lobby_screen(t)
+    game = t.game
+    panel = registry.renderer(t.game_id).public_panel(game.public_view(), t.names)
+    away = [s.name for s in t.seats if s.away]
+    if away:
+        panel.footer = (panel.footer + "\n" if panel.footer else "") + "🤖 playing for: " + ", ".join(away)
+    if t.status != "running":
+        panel.title = f"{panel.title} — {'finished' if t.status == 'finished' else 'cancelled'}"
+        again = t.status == "finished" and t.tournament_id is None
+        return TableScreen(panel, ["again"] if again else [])
+    buttons = ["hand"]
+    if away:
+        buttons.append("back")
+    if game.open_ended:
+        buttons.append("vote")  # open-ended sessions: everyone may vote to stop after the current hand
+    buttons.append("end")
+    return TableScreen(panel, buttons)
+
+
+def _lobby_screen(t: Table) -> TableScreen:
+    spec = registry.get(t.game_id)
+    seats = (
+        "\n".join(
+            f"{i + 1}. {s.name}"
+            + (" 👑" if s.user_id == t.host_id else "")
+            + (f" ({s.ai_level})" if s.ai_level else "")
+            for i, s in enumerate(t.seats)
+        )
+        or "—"
+    )
+    opts = ", ".join(f"{k}={v}" for k, v in sorted(t.options.items())) or "defaults"
+    desc = f"Players: {spec.seats_text()}. Options: {opts}. Turn timer: {t.turn_timeout}s."
+    note = spec.renderer.lobby_note(len(t.seats))
+    if note:
+        desc += "\n" + note
+    panel = Panel(title=f"🃏 {spec.title} — lobby", description=desc)
+    panel.sections.append(Section(f"Seats ({len(t.seats)}/{spec.max_seats})", seats))
+    if t.status != "lobby":
+        panel.title = f"{spec.title} — cancelled"
+        return TableScreen(panel)
+    return TableScreen(panel, ["join", "leave", "bot", "unbot", "start", "cancel"], spec.levels)
+
+
+def seat_screen(t: Table, seat: int, forced: Action | None) -> SeatScreen:
+    """``forced``: the action the service plays for this seat at once (its only card), if any."""
+    assert t.game is not None
+    game = t.game
+    panel = registry.renderer(t.game_id).private_panel(game.view(seat), t.names)
+    live = t.status == "running"
+    away = live and t.seats[seat].away
+    if not live:
+        panel.controls = []
+    if away:
+        panel.description = (
+            "🤖 The computer is playing for you. Click **I'm back** to play again.\n" + panel.description
+        )
+        panel.controls = []
+    legal = game.legal_actions(seat) if panel.controls else []
+    if forced is not None:
+        panel.controls = []  # a forced card is played for the seat at once: no button to race with
+        legal = []
+    return SeatScreen(panel, legal, live, away)
+
+
+def is_moving(t: Table, seat: int) -> bool:
+    """Whether ``seat`` is one of the seats to act now."""
+    return t.status == "running" and t.game is not None and seat in t.game.to_move()
+
+
+def legal_at(t: Table, seat: int | None, version: int) -> list[Action]:
+    """Legal actions of ``seat`` now, if the table is still at ``version`` (index-encoded choices are bound
+    to the version they were rendered at). Raises :class:`IllegalAction` when stale."""
+    if seat is None or t.game is None or t.version != version:
+        raise IllegalAction("stale")
+    return t.game.legal_actions(seat)
+
+
+def combo_fields(t: Table, seat: int | None) -> list[dict[str, Any]] | None:
+    """The multi-pick fields the seat's prompt asks for now (``None``: no such prompt)."""
+    if seat is None or t.game is None:
+        return None
+    prompt = t.game.view(seat).get("prompt") or {}
+    if prompt.get("kind") != "combo":
+        return None
+    return list(prompt.get("fields", []))
+
+
+def standings(t: Table) -> GameResult | None:
+    """The game's result, or for a session ended early the totals of its settled hands."""
+    assert t.game is not None
+    res = t.game.result()
+    if res is not None:
+        return res
+    settled = t.game.settlements()
+    if not settled:
+        return None
+    currency = next((c for c in ("stake", "resto", "point") if c in settled[0].amounts), "point")
+    totals = [sum(s.amounts.get(currency, (0,) * len(t.seats))[i] for s in settled) for i in range(len(t.seats))]
+    return GameResult.from_totals(currency, totals)
+
+
+def final_text(t: Table) -> str:
+    res = standings(t)
+    if res is None:
+        return f"🏁 The {_title(t)} table is closed; no hand was completed."
+    order = sorted(range(len(t.seats)), key=lambda i: res.ranks[i])
+    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+    lines = [
+        f"{medals.get(res.ranks[i], f'{res.ranks[i]}.')} {t.seats[i].name}: {res.totals[i]:+d} {res.currency}"
+        if res.currency != "point"
+        else f"{medals.get(res.ranks[i], f'{res.ranks[i]}.')} {t.seats[i].name}: {res.totals[i]} points"
+        for i in order
+    ]
+    return f"🏁 **{_title(t)} — game over**\n" + "\n".join(lines)
+
+
+def settlement_text(t: Table, settlement: Any) -> str:
+    return registry.renderer(t.game_id).settlement_text(settlement, t.names)
