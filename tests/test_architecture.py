@@ -39,3 +39,43 @@ def test_pure_layers_import_no_io(rel: str) -> None:
 def test_services_import_no_discord(rel: str) -> None:
     for f in _files(rel):
         assert "discord" not in _imports(f), f"{f.relative_to(ROOT)} imports discord"
+
+
+def _string_literals(path: Path) -> set[str]:
+    """String constants of a module, docstrings and other bare expression statements left out."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    bare = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
+    return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)} - {
+        n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and id(n) in bare
+    }
+
+
+def test_outer_code_never_names_a_game() -> None:
+    """Game ids appear only in the games' own packages: everything else reads the registry's specs."""
+    from bot.games import registry
+
+    ids = set(registry.ids())
+    own = {ROOT / "bot" / "games" / g for g in ids}
+    for folder in ("bot", "cogs"):
+        for f in sorted((ROOT / folder).rglob("*.py")):
+            if any(d in f.parents for d in own):
+                continue
+            named = _string_literals(f) & ids
+            assert not named, f"{f.relative_to(ROOT)} names {sorted(named)}"
+
+
+def test_generic_computer_players_import_no_game() -> None:
+    """bot/ai/ is game-agnostic (no import circle with the games' own players)."""
+    for f in _files("bot/ai"):
+        assert not any(m.startswith("bot.games") for m in _full_imports(f)), f"{f.relative_to(ROOT)} imports a game"
+
+
+def _full_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.add(node.module)
+    return out
