@@ -1,10 +1,12 @@
 """OpenSkill ratings (Plackett-Luce) per guild and game, derived from the ledger, and player profiles.
 
-Why derived: the ledger is the record; ratings are a cache over its settlements. :meth:`Ratings.sync` folds
-in every settlement not yet applied, strictly in settlement id order (ids follow commit order: the
-database has one writer), and records each one in ``rating_applied`` in the same transaction as the rating
-change, so retries and concurrent callers can never apply a settlement twice. :meth:`Ratings.rebuild`
-forgets a guild's ratings and replays its settlements, which yields exactly the same numbers.
+Why derived: the ledger is the record; ratings are a cache over its settlements, read through
+:class:`~bot.ledger.Ledger` (this module owns only the ``ratings`` and ``rating_applied`` tables).
+:meth:`Ratings.sync` folds in every settlement not yet applied, strictly in settlement id order (ids follow
+commit order: the database has one writer), and records each one in ``rating_applied`` in the same
+transaction as the rating change, so retries and concurrent callers can never apply a settlement twice.
+:meth:`Ratings.rebuild` forgets a guild's ratings and replays its settlements, which yields exactly the same
+numbers.
 
 Who is a "team" in a settlement:
 
@@ -21,7 +23,6 @@ Ratings are not seasonal: a season close resets balances, not skill.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -32,6 +33,7 @@ from openskill.models import PlackettLuce
 
 from bot.db import Database
 from bot.games import registry
+from bot.ledger import Ledger, SettlementRow
 
 __all__ = ["GameStats", "Profile", "RatingRow", "Ratings", "outcome"]
 
@@ -123,8 +125,12 @@ def _now() -> str:
 class Ratings:
     """Ratings service (see the module docstring)."""
 
-    def __init__(self, db: Database, *, model: PlackettLuce | None = None) -> None:
+    def __init__(self, db: Database, *, model: PlackettLuce | None = None, ledger: Ledger | None = None) -> None:
+        if ledger is not None and ledger.db is not db:
+            # The fold reads the ledger inside its own write transaction: one database, one connection.
+            raise ValueError("the ledger must use the same database as the ratings")
         self.db = db
+        self.ledger = ledger or Ledger(db)
         self.model = model or PlackettLuce()
         self._lock = asyncio.Lock()  # one sync at a time in this process (the DB guards across processes)
 
@@ -136,12 +142,9 @@ class Ratings:
             while True:
                 async with self.db.transaction() as conn:
                     cursor = await self._cursor(conn)
-                    rows = list(
-                        await conn.execute_fetchall(
-                            "SELECT id, guild_id, game, summary_json FROM settlements WHERE id > ? ORDER BY id LIMIT ?",
-                            (cursor, BATCH),
-                        )
-                    )
+                    # Read inside the transaction (the ledger reuses its connection): the cursor and the
+                    # batch it selects cannot move under us.
+                    rows = await self.ledger.settlements_after(cursor, BATCH)
                     await self._apply_batch(conn, rows)
                 applied += len(rows)
                 if len(rows) < BATCH:
@@ -155,13 +158,7 @@ class Ratings:
             cursor = await self._cursor(conn)
             await conn.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
             await conn.execute("DELETE FROM rating_applied WHERE guild_id = ?", (guild_id,))
-            rows = list(
-                await conn.execute_fetchall(
-                    "SELECT id, guild_id, game, summary_json FROM settlements WHERE guild_id = ? AND id <= ?"
-                    " ORDER BY id",
-                    (guild_id, cursor),
-                )
-            )
+            rows = await self.ledger.settlements_of_guild(guild_id, cursor)
             for i in range(0, len(rows), BATCH):
                 await self._apply_batch(conn, rows[i : i + BATCH])
         return len(rows) + await self.sync()
@@ -171,26 +168,20 @@ class Ratings:
         rows = list(await conn.execute_fetchall("SELECT COALESCE(MAX(settlement_id), 0) FROM rating_applied"))
         return int(rows[0][0])
 
-    async def _apply_batch(self, conn: aiosqlite.Connection, settlements: Sequence[Any]) -> None:
-        """Fold ``(id, guild_id, game, summary_json)`` settlements in, in order. A few queries per batch, not
-        per settlement: the batch's entries in one range read, the ratings it touches in one read per
-        (guild, game), the results in two ``executemany``."""
+    async def _apply_batch(self, conn: aiosqlite.Connection, settlements: Sequence[SettlementRow]) -> None:
+        """Fold settlements in, in order. A few queries per batch, not per settlement: the batch's entries in
+        one read, the ratings it touches in one read per (guild, game), the results in two ``executemany``."""
         if not settlements:
             return
-        first, last = int(settlements[0][0]), int(settlements[-1][0])
         by_settlement: dict[int, dict[int, tuple[int, dict[str, int]]]] = {}
-        for sid, seat, user_id, currency, amount in await conn.execute_fetchall(
-            "SELECT settlement_id, seat, user_id, currency, amount FROM entries"
-            " WHERE settlement_id BETWEEN ? AND ? ORDER BY settlement_id, seat, id",
-            (first, last),
-        ):
-            seats_of = by_settlement.setdefault(int(sid), {})
-            seats_of.setdefault(int(seat), (int(user_id), {}))[1][currency] = int(amount)
+        for e in await self.ledger.entries_of(st.id for st in settlements):
+            seats_of = by_settlement.setdefault(e.settlement_id, {})
+            seats_of.setdefault(e.seat, (e.user_id, {}))[1][e.currency] = e.amount
         # Current ratings of everyone the batch touches: {(guild, game, user): [mu, sigma, games, wins]}.
         wanted: dict[tuple[int, str], set[int]] = {}
-        for sid, guild_id, game, _ in settlements:
-            users = {u for u, _ in by_settlement.get(int(sid), {}).values()}
-            wanted.setdefault((int(guild_id), str(game)), set()).update(users)
+        for st in settlements:
+            users = {u for u, _ in by_settlement.get(st.id, {}).values()}
+            wanted.setdefault((st.guild_id, st.game), set()).update(users)
         state: dict[tuple[int, str, int], list[float]] = {}
         for (guild_id, game), users in wanted.items():
             ulist = sorted(users)
@@ -205,12 +196,12 @@ class Ratings:
                     state[guild_id, game, int(uid)] = [float(mu), float(sigma), int(games), int(wins)]
         changed: set[tuple[int, str, int]] = set()
         applied_rows = []
-        for sid, guild_id, game, summary_json in settlements:
-            seats_of = by_settlement.get(int(sid), {})
+        for st in settlements:
+            seats_of = by_settlement.get(st.id, {})
             seats = [SeatResult(s, seats_of[s][0], seats_of[s][1]) for s in sorted(seats_of)]
-            result = outcome(game, json.loads(summary_json), seats) if seats else None
-            status = self._rate(state, changed, int(guild_id), str(game), seats, result)
-            applied_rows.append((int(sid), int(guild_id), status))
+            result = outcome(st.game, st.summary, seats) if seats else None
+            status = self._rate(state, changed, st.guild_id, st.game, seats, result)
+            applied_rows.append((st.id, st.guild_id, status))
         now = _now()
         await conn.executemany(
             "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, ordinal, games, wins, updated_at)"
@@ -283,66 +274,37 @@ class Ratings:
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[RatingRow]:
         """Humans of the guild by rating ordinal (mu - 3 sigma), best first."""
         limit = max(1, min(int(limit), 100))
-        async with self.db.reader() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT user_id, mu, sigma, ordinal, games, wins FROM ratings"
-                " WHERE guild_id = ? AND game = ? AND user_id <> 0 ORDER BY ordinal DESC, user_id LIMIT ?",
-                (guild_id, game, limit),
-            )
-            out = []
-            for r in rows:
-                name_rows = await conn.execute_fetchall(
-                    "SELECT player_name FROM entries WHERE guild_id = ? AND user_id = ?"
-                    " AND player_name IS NOT NULL ORDER BY id DESC LIMIT 1",
-                    (guild_id, r[0]),
-                )
-                name = next((str(n[0]) for n in name_rows), None)
-                out.append(RatingRow(int(r[0]), name, float(r[1]), float(r[2]), float(r[3]), int(r[4]), int(r[5])))
+        rows = await self.db.fetchall(
+            "SELECT user_id, mu, sigma, ordinal, games, wins FROM ratings"
+            " WHERE guild_id = ? AND game = ? AND user_id <> 0 ORDER BY ordinal DESC, user_id LIMIT ?",
+            (guild_id, game, limit),
+        )
+        # Names after the reader is released: on :memory: a reader holds the lock the ledger's would need.
+        out = []
+        for r in rows:
+            name = await self.ledger.player_name(guild_id, int(r[0]))
+            out.append(RatingRow(int(r[0]), name, float(r[1]), float(r[2]), float(r[3]), int(r[4]), int(r[5])))
         return out
 
     async def profile(self, guild_id: int, user_id: int) -> Profile:
         """Career statistics of a user in a guild (all seasons): per game the settlements played and won
         in the game's main currency, its total, the rating, and contract / bid statistics."""
         prof = Profile(guild_id, user_id)
-        async with self.db.reader() as conn:
-            for spec in registry.specs():
-                game, currency = spec.id, spec.currency
-                rows = list(
-                    await conn.execute_fetchall(
-                        "SELECT COALESCE(SUM(played), 0), COALESCE(SUM(won), 0), COALESCE(SUM(amount), 0)"
-                        " FROM entries WHERE guild_id = ? AND game = ? AND currency = ? AND user_id = ?"
-                        " AND is_bot = 0 AND settlement_id IS NOT NULL",
-                        (guild_id, game, currency, user_id),
-                    )
-                )
-                played, won, total = (int(x) for x in rows[0])
-                if not played:
-                    continue
-                stats = GameStats(game, played, won, total, currency)
-                prof.games[game] = stats
-                # Declared contracts: the user's seat is the declarer (Mighty) / bidder (Mediatore).
-                key = spec.profile.contract_paths
-                if key is not None:
-                    for contract, made, count in await conn.execute_fetchall(
-                        "SELECT json_extract(s.summary_json, ?), SUM(json_extract(s.summary_json, '$.made')),"
-                        " COUNT(*) FROM settlements s JOIN entries e ON e.settlement_id = s.id"
-                        " WHERE e.guild_id = ? AND e.game = ? AND e.currency = ? AND e.user_id = ? AND e.is_bot = 0"
-                        " AND json_extract(s.summary_json, ?) = e.seat GROUP BY 1 ORDER BY 1",
-                        (key[1], guild_id, game, currency, user_id, key[0]),
-                    ):
-                        stats.contracts[str(contract)] = (int(made or 0), int(count))
-                if spec.profile.bid_accuracy:
-                    rows = list(
-                        await conn.execute_fetchall(
-                            "SELECT COALESCE(SUM(json_extract(s.summary_json, '$.exact_bids[' || e.seat || ']')), 0),"
-                            " COALESCE(SUM(json_extract(s.summary_json, '$.rounds')), 0)"
-                            " FROM settlements s JOIN entries e ON e.settlement_id = s.id"
-                            " WHERE e.guild_id = ? AND e.game = ? AND e.currency = ?"
-                            " AND e.user_id = ? AND e.is_bot = 0",
-                            (guild_id, game, currency, user_id),
-                        )
-                    )
-                    stats.exact_bids, stats.rounds = int(rows[0][0]), int(rows[0][1])
+        for spec in registry.specs():
+            game, currency = spec.id, spec.currency
+            totals = await self.ledger.game_totals(guild_id, user_id, game, currency)
+            if not totals.games:
+                continue
+            stats = GameStats(game, totals.games, totals.wins, totals.total, currency)
+            prof.games[game] = stats
+            # Declared contracts: the user's seat is the declarer (Mighty) / bidder (Mediatore).
+            paths = spec.profile.contract_paths
+            if paths is not None:
+                for c in await self.ledger.contract_stats(guild_id, user_id, game, currency, *paths):
+                    stats.contracts[c.contract] = (c.made, c.declared)
+            if spec.profile.bid_accuracy:
+                acc = await self.ledger.bid_accuracy(guild_id, user_id, game, currency)
+                stats.exact_bids, stats.rounds = acc.exact_bids, acc.rounds
         for game, stats in prof.games.items():
             stats.rating = await self.get(guild_id, game, user_id)
         return prof

@@ -151,3 +151,13 @@ async def test_profile_contracts_and_wizard_bid_accuracy() -> None:
     assert wizard.bid_accuracy == 0.75 and wizard.rating is not None
     assert (await ratings.profile(G2, 1)).games == {}  # other guilds see nothing
     await db.close()
+
+
+async def test_ratings_read_the_ledger_of_their_own_database() -> None:
+    db, _, _ = await _db()
+    other = await Database.open(":memory:")
+    with pytest.raises(ValueError):
+        Ratings(db, ledger=Ledger(other))
+    assert Ratings(db, ledger=Ledger(db)).ledger.db is db
+    await other.close()
+    await db.close()

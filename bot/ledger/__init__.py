@@ -1,10 +1,15 @@
 """The ledger: an append-only record of every settled hand/game and admin adjustment, per guild and season.
 
-Other code calls :class:`Ledger` instead of touching the tables. This package may use asyncio and
-aiosqlite (through :mod:`bot.db`) but never imports discord.
+It owns the ``seasons``, ``settlements`` and ``entries`` tables; every other module (tables, ratings,
+tournaments, cogs) books and reads through :class:`Ledger`, whose reads return the typed values of
+:mod:`bot.ledger.models`. This package may use asyncio and aiosqlite (through :mod:`bot.db`) but never
+imports discord.
 """
 
 from .models import (
+    BidAccuracy,
+    ContractStat,
+    GameTotals,
     HistoryRow,
     KeyConflict,
     LeaderboardRow,
@@ -12,12 +17,18 @@ from .models import (
     Season,
     SeasonSpec,
     SeatRef,
+    SettlementEntry,
+    SettlementRow,
+    TableSeatTotal,
     UnknownSeason,
     ZeroSumError,
 )
 from .service import Ledger, settlement_key
 
 __all__ = [
+    "BidAccuracy",
+    "ContractStat",
+    "GameTotals",
     "HistoryRow",
     "KeyConflict",
     "LeaderboardRow",
@@ -26,6 +37,9 @@ __all__ = [
     "Season",
     "SeasonSpec",
     "SeatRef",
+    "SettlementEntry",
+    "SettlementRow",
+    "TableSeatTotal",
     "UnknownSeason",
     "ZeroSumError",
     "settlement_key",

@@ -9,7 +9,9 @@ from typing import Any, Literal
 
 __all__ = [
     "BOOKABLE_KINDS",
-    "KINDS",
+    "BidAccuracy",
+    "ContractStat",
+    "GameTotals",
     "HistoryRow",
     "KeyConflict",
     "LeaderboardRow",
@@ -17,12 +19,15 @@ __all__ = [
     "Season",
     "SeasonSpec",
     "SeatRef",
+    "SettlementEntry",
+    "SettlementRow",
+    "TableSeatTotal",
     "UnknownSeason",
     "ZeroSumError",
 ]
 
-#: Entry kinds. ``adjustment`` entries come only from :meth:`Ledger.adjust`; the rest from settlements.
-KINDS = ("hand", "game", "adjustment", "tournament")
+#: Kinds a settlement may be booked as (``entries.kind`` also allows ``adjustment``, which only
+#: :meth:`Ledger.adjust` writes).
 BOOKABLE_KINDS = ("hand", "game", "tournament")
 
 #: ``"current"`` (the open season), ``"all"`` (every season), or a season *number* (1, 2, ...).
@@ -52,10 +57,6 @@ class SeatRef:
 
     user_id: int | None
     name: str
-
-    @property
-    def is_bot(self) -> bool:
-        return self.user_id is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,3 +107,69 @@ class LeaderboardRow:
     total: int
     games: int
     wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementRow:
+    """One booked settlement (a hand or a game) with its parsed summary."""
+
+    id: int
+    key: str
+    guild_id: int
+    season_id: int
+    game: str
+    table_id: int | str | None
+    hand_index: int | None
+    summary: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementEntry:
+    """One seat's amount in one currency of a settlement. Computers have ``user_id = 0, is_bot = True``."""
+
+    settlement_id: int
+    seat: int
+    user_id: int
+    is_bot: bool
+    currency: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeatTotal:
+    """One seat of one table in one currency, summed over the table's settlements: ``amount`` and
+    ``wins`` (settlements that seat's player won, see :mod:`bot.ledger.service`)."""
+
+    table_id: int
+    seat: int
+    user_id: int
+    is_bot: bool
+    currency: str
+    amount: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameTotals:
+    """A user's career in one game and currency (all seasons, settlements only, adjustments excluded)."""
+
+    games: int
+    wins: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class ContractStat:
+    """Hands a user declared with one contract, and how many of them were made."""
+
+    contract: str
+    made: int
+    declared: int
+
+
+@dataclass(frozen=True, slots=True)
+class BidAccuracy:
+    """A user's exact bids over the rounds they played (Wizard-style summaries)."""
+
+    exact_bids: int
+    rounds: int

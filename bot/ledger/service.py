@@ -1,17 +1,27 @@
 """The ledger service: the only code that reads or writes the ledger tables.
 
-The ledger is append-only (``bot/migrations/001_ledger.sql`` enforces it with triggers). Booking a
-settlement inserts one ``settlements`` row and one ``entries`` row per seat per currency; an admin
-correction is one more entry; closing a season opens the next. Balances, histories and leaderboards are
-queries, always filtered by guild, so guilds never see each other's data.
+It owns the tables of ``bot/migrations/001_ledger.sql``: ``seasons``, ``settlements`` and ``entries``. No
+other module queries them; the services built on the ledger read through typed methods here instead:
+the ratings fold (:meth:`Ledger.settlements_after`, :meth:`Ledger.settlements_of_guild`,
+:meth:`Ledger.entries_of`), tournament standings (:meth:`Ledger.table_totals`) and profiles
+(:meth:`Ledger.game_totals`, :meth:`Ledger.contract_stats`, :meth:`Ledger.bid_accuracy`,
+:meth:`Ledger.player_name`). Their own tables (``ratings``/``rating_applied``, ``tournament_*``) are theirs.
+
+The ledger is append-only (the migration enforces it with triggers). Booking a settlement inserts one
+``settlements`` row and one ``entries`` row per seat per currency; an admin correction is one more entry;
+closing a season opens the next. Balances, histories and leaderboards are queries, always filtered by
+guild, so guilds never see each other's data (only the ratings fold walks every guild's settlements, and
+each row it gets names its guild).
 
 Conventions:
 
-* **Idempotency.** Every settlement has a caller-chosen ``key`` (see :func:`settlement_key`); booking an
-  existing key does nothing and returns ``False``, so the table service may retry freely. Reusing a key for
-  a different guild/game/table/hand raises :class:`KeyConflict` instead of silently dropping a hand.
+* **Idempotency.** Every settlement has a ``key``; a table's units are keyed by :func:`settlement_key`
+  (``table:<id>:unit:<index>``, the only convention). Booking an existing key does nothing and returns
+  ``False``, so the table service may retry (and re-book on every restart) freely. Reusing a key for a
+  different guild/game/table/hand raises :class:`KeyConflict` instead of silently dropping a hand.
 * **Atomicity.** :meth:`Ledger.book` runs inside the caller's ``db.transaction()`` (the table service
   appends the action and books the hand in one transaction); :meth:`Ledger.settle` opens its own.
+  Reads called inside a transaction see its uncommitted writes (:meth:`Database.reader`).
 * **Computer players** get ``user_id = 0, is_bot = 1`` and their name, so each unit's entries stay
   zero-sum; balances and leaderboards exclude them.
 * **Zero entries are kept** for every seat and currency: they make "games played" a simple count.
@@ -38,16 +48,22 @@ from typing import Any
 import aiosqlite
 
 from bot.db import Database
-from bot.engine.protocol import CURRENCIES, ZERO_SUM_CURRENCIES, Settlement
+from bot.engine.protocol import CURRENCIES, ZERO_SUM_CURRENCIES
 
 from .models import (
     BOOKABLE_KINDS,
+    BidAccuracy,
+    ContractStat,
+    GameTotals,
     HistoryRow,
     KeyConflict,
     LeaderboardRow,
     Season,
     SeasonSpec,
     SeatRef,
+    SettlementEntry,
+    SettlementRow,
+    TableSeatTotal,
     UnknownSeason,
     ZeroSumError,
 )
@@ -61,11 +77,17 @@ MAX_UNION_SEASONS = 200
 MAX_REASON = 500
 # Characters that make spreadsheet apps treat a CSV cell as a formula (CSV injection).
 _FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+# SQLite's default cap on bound variables is 999 on old builds: stay well under it per IN (...) list.
+_IN_CHUNK = 500
 
 
-def settlement_key(table_id: int | str, index: int, *, scope: str = "table") -> str:
-    """The conventional idempotency key of unit ``index`` of a table: ``"table:<id>:<index>"``."""
-    return f"{scope}:{table_id}:{index}"
+def settlement_key(table_id: int | str, index: int) -> str:
+    """The idempotency key of unit ``index`` (a hand or a game) of a table: ``"table:<id>:unit:<index>"``.
+
+    The one key convention. Existing databases hold these keys and the table service re-books every unit
+    when it replays a table at startup, so the format must never change: a new one would book every
+    replayed unit a second time."""
+    return f"table:{table_id}:unit:{index}"
 
 
 def _now_text(dt: datetime) -> str:
@@ -372,33 +394,6 @@ class Ledger:
         async with self.db.transaction() as conn:
             return await self._insert(conn, booking)
 
-    async def book_settlement(
-        self,
-        conn: aiosqlite.Connection,
-        settlement: Settlement,
-        *,
-        guild_id: int,
-        game: str,
-        table_id: int | str,
-        seats: Sequence[SeatRef],
-        kind: str = "hand",
-        key: str | None = None,
-    ) -> bool:
-        """:meth:`book` an engine :class:`~bot.engine.protocol.Settlement` (key defaults to
-        ``settlement_key(table_id, settlement.index)``)."""
-        return await self.book(
-            conn,
-            key=key or settlement_key(table_id, settlement.index),
-            guild_id=guild_id,
-            game=game,
-            table_id=table_id,
-            hand_index=settlement.index,
-            seats=seats,
-            amounts=settlement.amounts,
-            summary=settlement.summary,
-            kind=kind,
-        )
-
     async def adjust(
         self,
         guild_id: int,
@@ -599,14 +594,136 @@ class Ledger:
             rows = await conn.execute_fetchall(sql, params)
             result = []
             for r in rows:
-                name_rows = await conn.execute_fetchall(
-                    "SELECT player_name FROM entries WHERE guild_id = ? AND user_id = ?"
-                    " AND player_name IS NOT NULL ORDER BY id DESC LIMIT 1",
-                    (guild_id, r["user_id"]),
-                )
-                name = next((n[0] for n in name_rows), None)
+                name = await _player_name(conn, guild_id, r["user_id"])
                 result.append(LeaderboardRow(r["user_id"], name, int(r["total"]), r["games"], r["wins"]))
         return result
+
+    async def player_name(self, guild_id: int, user_id: int) -> str | None:
+        """The name the user last played (or was adjusted) under in this guild, ``None`` if never."""
+        async with self.db.reader() as conn:
+            return await _player_name(conn, guild_id, user_id)
+
+    # -- reads for the services built on the ledger (ratings, tournaments, profiles) -------------------
+    async def settlements_after(self, settlement_id: int, limit: int) -> list[SettlementRow]:
+        """Settlements of *every* guild with an id above ``settlement_id``, oldest first, at most ``limit``.
+
+        For folds that must see settlements in booking order (ids follow commit order: one writer). Each
+        row names its guild; callers keep guilds apart."""
+        if not _is_int(limit) or limit < 1:
+            raise ValueError("limit must be a positive integer")
+        return await self._settlements("WHERE id > ? ORDER BY id LIMIT ?", (settlement_id, limit))
+
+    async def settlements_of_guild(self, guild_id: int, upto: int) -> list[SettlementRow]:
+        """The guild's settlements with an id up to ``upto`` (inclusive), oldest first."""
+        return await self._settlements("WHERE guild_id = ? AND id <= ? ORDER BY id", (guild_id, upto))
+
+    async def _settlements(self, where: str, params: tuple[Any, ...]) -> list[SettlementRow]:
+        async with self.db.reader() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT id, key, guild_id, season_id, game, table_id, hand_index, summary_json FROM settlements "
+                + where,
+                params,
+            )
+        return [
+            SettlementRow(int(r[0]), str(r[1]), int(r[2]), int(r[3]), str(r[4]), r[5], r[6], json.loads(r[7]))
+            for r in rows
+        ]
+
+    async def entries_of(self, settlement_ids: Iterable[int]) -> list[SettlementEntry]:
+        """Every entry of the given settlements, ordered by settlement id, seat, entry id."""
+        ids = sorted(set(settlement_ids))
+        if not ids:
+            return []
+        sql = "SELECT settlement_id, seat, user_id, is_bot, currency, amount FROM entries WHERE settlement_id"
+        order = " ORDER BY settlement_id, seat, id"
+        out: list[SettlementEntry] = []
+        async with self.db.reader() as conn:
+            if ids[-1] - ids[0] < 2 * len(ids):
+                # Nearly contiguous (a batch of consecutive settlements, the usual case): one index range
+                # read beats a long IN list; the few settlements in the gaps are filtered out here.
+                wanted = set(ids)
+                rows = await conn.execute_fetchall(sql + " BETWEEN ? AND ?" + order, (ids[0], ids[-1]))
+                out = [_settlement_entry(r) for r in rows if r[0] in wanted]
+            else:
+                for i in range(0, len(ids), _IN_CHUNK):  # chunks in id order keep the result ordered
+                    part = ids[i : i + _IN_CHUNK]
+                    rows = await conn.execute_fetchall(sql + f" IN ({','.join('?' * len(part))})" + order, part)
+                    out.extend(_settlement_entry(r) for r in rows)
+        return out
+
+    async def table_totals(self, guild_id: int, table_ids: Iterable[int]) -> list[TableSeatTotal]:
+        """Per table of the guild, seat and currency (all seasons): the summed amounts and wins, computer
+        seats included (a table's winner is decided against them too)."""
+        ids = sorted(set(table_ids))
+        out: list[TableSeatTotal] = []
+        async with self.db.reader() as conn:
+            for i in range(0, len(ids), _IN_CHUNK):
+                part = ids[i : i + _IN_CHUNK]
+                # A seat keeps its player for the whole table, so grouping by user splits nothing.
+                rows = await conn.execute_fetchall(
+                    "SELECT s.table_id, e.seat, e.user_id, e.is_bot, e.currency, SUM(e.amount), SUM(e.won)"
+                    " FROM settlements s JOIN entries e ON e.settlement_id = s.id"
+                    f" WHERE s.guild_id = ? AND s.table_id IN ({','.join('?' * len(part))})"
+                    " GROUP BY s.table_id, e.seat, e.user_id, e.is_bot, e.currency"
+                    " ORDER BY s.table_id, e.seat, e.currency",
+                    (guild_id, *part),
+                )
+                out.extend(
+                    TableSeatTotal(int(t), int(seat), int(uid), bool(bot), str(cur), int(amount), int(won))
+                    for t, seat, uid, bot, cur, amount, won in rows
+                )
+        return out
+
+    async def game_totals(self, guild_id: int, user_id: int, game: str, currency: str) -> GameTotals:
+        """The user's settlements played and won in ``game`` and ``currency``, and their summed amount,
+        over all seasons (adjustments excluded: they belong to no game)."""
+        _check_currency(currency)
+        async with self.db.reader() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT COALESCE(SUM(played), 0), COALESCE(SUM(won), 0), COALESCE(SUM(amount), 0)"
+                    " FROM entries WHERE guild_id = ? AND game = ? AND currency = ? AND user_id = ?"
+                    " AND is_bot = 0 AND settlement_id IS NOT NULL",
+                    (guild_id, game, currency, user_id),
+                )
+            )
+        played, won, total = (int(x) for x in rows[0])
+        return GameTotals(played, won, total)
+
+    async def contract_stats(
+        self, guild_id: int, user_id: int, game: str, currency: str, declarer_path: str, contract_path: str
+    ) -> list[ContractStat]:
+        """Per contract, the hands of ``game`` the user declared and how many were made (all seasons).
+
+        The paths are JSON paths into the summaries (the game's spec knows them): ``declarer_path`` holds
+        the declaring seat, ``contract_path`` the contract; ``$.made`` says whether it was made. Ordered by
+        contract."""
+        _check_currency(currency)
+        async with self.db.reader() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT json_extract(s.summary_json, ?), SUM(json_extract(s.summary_json, '$.made')),"
+                " COUNT(*) FROM settlements s JOIN entries e ON e.settlement_id = s.id"
+                " WHERE e.guild_id = ? AND e.game = ? AND e.currency = ? AND e.user_id = ? AND e.is_bot = 0"
+                " AND json_extract(s.summary_json, ?) = e.seat GROUP BY 1 ORDER BY 1",
+                (contract_path, guild_id, game, currency, user_id, declarer_path),
+            )
+        return [ContractStat(str(contract), int(made or 0), int(count)) for contract, made, count in rows]
+
+    async def bid_accuracy(self, guild_id: int, user_id: int, game: str, currency: str) -> BidAccuracy:
+        """The user's exact bids and rounds in ``game`` (all seasons), from summaries carrying
+        ``exact_bids`` (per seat) and ``rounds``."""
+        _check_currency(currency)
+        async with self.db.reader() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT COALESCE(SUM(json_extract(s.summary_json, '$.exact_bids[' || e.seat || ']')), 0),"
+                    " COALESCE(SUM(json_extract(s.summary_json, '$.rounds')), 0)"
+                    " FROM settlements s JOIN entries e ON e.settlement_id = s.id"
+                    " WHERE e.guild_id = ? AND e.game = ? AND e.currency = ? AND e.user_id = ? AND e.is_bot = 0",
+                    (guild_id, game, currency, user_id),
+                )
+            )
+        return BidAccuracy(int(rows[0][0]), int(rows[0][1]))
 
     # -- export ----------------------------------------------------------------------------------------
     EXPORT_COLUMNS = (
@@ -651,3 +768,16 @@ class Ledger:
 def _export_rows(batch: Iterable[aiosqlite.Row]) -> Iterable[list[object]]:
     for row in batch:
         yield [_csv_cell(v) for v in row]
+
+
+async def _player_name(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> str | None:
+    rows = await conn.execute_fetchall(
+        "SELECT player_name FROM entries WHERE guild_id = ? AND user_id = ?"
+        " AND player_name IS NOT NULL ORDER BY id DESC LIMIT 1",
+        (guild_id, user_id),
+    )
+    return next((str(r[0]) for r in rows), None)
+
+
+def _settlement_entry(r: aiosqlite.Row) -> SettlementEntry:
+    return SettlementEntry(int(r[0]), int(r[1]), int(r[2]), bool(r[3]), str(r[4]), int(r[5]))

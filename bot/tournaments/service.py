@@ -628,29 +628,28 @@ class TournamentService:
             p.user_id: Standing(p.user_id, p.name, joined_seq=p.joined_seq, withdrawn=p.status == "withdrawn")
             for p in await self.players(tid)
         }
-        async with self.db.reader() as conn:
-            # Per table and seat, every currency: table wins need the computers' results too.
-            rows = await conn.execute_fetchall(
-                "SELECT s.table_id, e.seat, e.user_id, e.is_bot, e.currency, SUM(e.amount), SUM(e.won)"
-                " FROM tournament_tables tt JOIN settlements s ON s.guild_id = ? AND s.table_id = tt.table_id"
-                " JOIN entries e ON e.settlement_id = s.id WHERE tt.tournament_id = ?"
-                " GROUP BY s.table_id, e.seat, e.currency",
-                (guild_id, tid),
+        table_ids = [
+            int(r[0])
+            for r in await self.db.fetchall(
+                "SELECT table_id FROM tournament_tables WHERE tournament_id = ? AND table_id IS NOT NULL", (tid,)
             )
-            flags = await conn.execute_fetchall(
-                "SELECT DISTINCT user_id, flag FROM tournament_flags WHERE tournament_id = ?", (tid,)
-            )
+        ]
+        # Per table and seat, every currency: table wins need the computers' results too.
+        rows = await self.tables.ledger.table_totals(guild_id, table_ids)
+        flags = await self.db.fetchall(
+            "SELECT DISTINCT user_id, flag FROM tournament_flags WHERE tournament_id = ?", (tid,)
+        )
         per_table: dict[int, dict[int, tuple[int, int]]] = {}  # table -> seat -> (user, main total)
-        for table_id, seat, user_id, is_bot, currency, amount, won in rows:
-            uid = 0 if is_bot else int(user_id)
-            if currency == primary:
-                per_table.setdefault(int(table_id), {})[int(seat)] = (uid, int(amount))
+        for r in rows:
+            uid = 0 if r.is_bot else r.user_id
+            if r.currency == primary:
+                per_table.setdefault(r.table_id, {})[r.seat] = (uid, r.amount)
             st = out.get(uid)
             if st is None:
                 continue
-            st.totals[currency] = st.totals.get(currency, 0) + int(amount)
-            if currency == primary:
-                st.hands_won += int(won)
+            st.totals[r.currency] = st.totals.get(r.currency, 0) + r.amount
+            if r.currency == primary:
+                st.hands_won += r.wins
         for seats in per_table.values():
             best = max(v for _, v in seats.values())
             for uid, value in seats.values():
