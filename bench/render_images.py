@@ -1,7 +1,8 @@
 """Benchmark of the card pictures: start-up cost, then median render times and PNG sizes per deck.
 
 Targets (one core): a 13-card hand <= 15 ms, a 5-seat table with a full trick <= 30 ms, every PNG <= 150 KB.
-Renders bypass the content cache (``cache=None``), so every call really draws and encodes.
+Renders bypass the content cache (``cache=None``), so every call really draws and encodes; the process is
+pinned to one core (where the OS allows it).
 
     .venv/bin/python bench/render_images.py [--runs 50]
 """
@@ -9,6 +10,7 @@ Renders bypass the content cache (``cache=None``), so every call really draws an
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -35,6 +37,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=50, help="renders per measurement")
     args = ap.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     t = time.perf_counter()
     prepare()
     print(f"prepare (all decks, all sizes, palettes): {time.perf_counter() - t:.2f} s")

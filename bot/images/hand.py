@@ -1,8 +1,8 @@
 """A player's hand as a picture: cards fanned left to right, grouped by suit, the playable ones marked.
 
 Cards overlap so that each one shows its left strip, where the index is; a small gap separates suits. Long
-hands wrap onto more rows (at most ``max_per_row`` cards a row, 12 by default), breaking between suits where
-possible and balancing the rows, so a 21-card Minchiate hand stays large enough to read on a phone. When
+hands wrap onto more rows (at most ``max_per_row`` cards a row, 12 by default) when that lets Discord show the
+cards larger, on a desktop and on a phone alike; rows break between suits where possible. When
 ``legal`` is given, the playable cards are raised and underlined and the others dimmed.
 """
 
@@ -24,6 +24,9 @@ ROW_GAP = 14
 MARGIN = 14
 LIFT = 18  # how far playable cards are raised
 MAX_PER_ROW = 12
+# chat columns a picture is fitted into (pixels): a desktop client's and a phone's
+VIEWPORTS = ((550, 400), (380, 620))
+MIN_WRAP = 7
 
 
 def suit_key(deck: str, card: str) -> str:
@@ -49,32 +52,9 @@ def group_by_suit(deck: str, cards: Sequence[str]) -> list[list[str]]:
     return list(groups.values())
 
 
-def _split_rows(groups: list[list[str]], max_per_row: int) -> list[list[list[str]]]:
-    """Rows of groups: as few rows as the limit allows; breaks inside a suit avoided, then rows balanced."""
-    flat = [(gi, c) for gi, g in enumerate(groups) for c in g]
-    n = len(flat)
-    if n <= max_per_row:
-        return [groups]
-    rows = -(-n // max_per_row)
-    best: tuple[int, int, tuple[int, ...]] | None = None
-    candidates: Sequence[tuple[int, ...]]
-    if n <= 40:
-        candidates = list(itertools.combinations(range(1, n), rows - 1))
-    else:  # very long hands (not in any game here): plain equal chunks
-        candidates = [tuple(n * (r + 1) // rows for r in range(rows - 1))]
-    for cuts in candidates:
-        bounds = (0, *cuts, n)
-        sizes = [bounds[i + 1] - bounds[i] for i in range(rows)]
-        if max(sizes) > max_per_row:
-            continue
-        inner = sum(1 for b in cuts if flat[b - 1][0] == flat[b][0])  # a cut inside one suit
-        cost = (inner, max(sizes) - min(sizes), cuts)
-        if best is None or cost < best:
-            best = cost
-    assert best is not None
-    bounds = (0, *best[2], n)
+def _rows_of(flat: list[tuple[int, str]], bounds: Sequence[int]) -> list[list[list[str]]]:
     out: list[list[list[str]]] = []
-    for i in range(rows):
+    for i in range(len(bounds) - 1):
         row: list[list[str]] = []
         last = -1
         for gi, c in flat[bounds[i] : bounds[i + 1]]:
@@ -84,6 +64,48 @@ def _split_rows(groups: list[list[str]], max_per_row: int) -> list[list[list[str
             row[-1].append(c)
         out.append(row)
     return out
+
+
+def _split_rows(
+    groups: list[list[str]], max_per_row: int, w: int, h: int, pitch: int, lift: int
+) -> list[list[list[str]]]:
+    """Rows of groups for which Discord would show the cards largest.
+
+    Candidates: the fewest rows the limit allows and one more (short hands, under ``MIN_WRAP`` cards, stay on
+    one row). Each is scored by the scale at which the picture fits both a desktop and a phone chat column
+    (``VIEWPORTS``; the smaller of the two counts, and never above 1, as chats do not enlarge pictures); a
+    break inside a suit costs 8%, and among equal scores the fewest, then the most even rows win.
+    """
+    flat = [(gi, c) for gi, g in enumerate(groups) for c in g]
+    n = len(flat)
+    gidx = [gi for gi, _ in flat]
+
+    def seg_width(a: int, b: int) -> int:  # row width of flat[a:b]; groups are contiguous, so O(1)
+        g = gidx[b - 1] - gidx[a] + 1
+        return (b - a - g) * pitch + g * w + (g - 1) * GROUP_GAP
+
+    fewest = -(-n // max_per_row)
+    best: tuple[float, int, int, tuple[int, ...]] | None = None
+    most = fewest if n < MIN_WRAP else fewest + 1
+    for rows in range(fewest, min(n, most) + 1):
+        if n > 40:  # very long hands (not in any game here): plain equal chunks
+            cut_sets: Sequence[tuple[int, ...]] = [tuple(n * (r + 1) // rows for r in range(rows - 1))]
+        else:
+            cut_sets = list(itertools.combinations(range(1, n), rows - 1))
+        height = rows * (h + lift) + (rows - 1) * ROW_GAP + 2 * MARGIN + 6
+        for cuts in cut_sets:
+            bounds = (0, *cuts, n)
+            sizes = [bounds[i + 1] - bounds[i] for i in range(rows)]
+            if max(sizes) > max_per_row:
+                continue
+            inner = sum(1 for b in cuts if gidx[b - 1] == gidx[b])  # a cut inside one suit
+            width = max(seg_width(bounds[i], bounds[i + 1]) for i in range(rows)) + 2 * MARGIN
+            scale = min(min(1.0, vw / width, vh / height) for vw, vh in VIEWPORTS) * 0.92**inner
+            key = (-round(scale, 2), rows, max(sizes) - min(sizes), cuts)
+            if best is None or key < best:
+                best = key
+    assert best is not None
+    return _rows_of(flat, (0, *best[3], n))
 
 
 def _row_width(row: list[list[str]], w: int, pitch: int) -> int:
@@ -106,10 +128,10 @@ def hand_image(
         if c not in sh.faces:
             raise KeyError(f"{c!r} is not a card of the {deck} deck")
     gs = [list(g) for g in groups if g] if groups is not None else group_by_suit(deck, cards)
-    rows = _split_rows(gs, max(1, max_per_row)) if gs else []
     w, h = sh.width, sh.height
     pitch = round(w * PITCH)
     lift = LIFT if legal is not None else 0
+    rows = _split_rows(gs, max(1, max_per_row), w, h, pitch, lift) if gs else []
     width = max([_row_width(r, w, pitch) for r in rows] + [w]) + 2 * MARGIN
     n_rows = max(1, len(rows))
     height_px = n_rows * (h + lift) + (n_rows - 1) * ROW_GAP + 2 * MARGIN + 6

@@ -380,10 +380,14 @@ def _held_fn(suit: str) -> Callable[[ImageDraw.ImageDraw, float, float, float], 
 def _index_emblem(suit: str) -> Callable[[ImageDraw.ImageDraw, float, float, float], None]:
     # long emblems are tilted in the index so they fill its box; coins and cups stand upright
     def f(d: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
-        if suit in "SB":
-            glyphs.italian_emblem(d, suit, x, y, s * 1.25, 40.0)
+        if suit == "S":
+            glyphs.sword(d, x, y, s * 1.6, 40.0, curve=0.1)
+        elif suit == "B":
+            glyphs.baton(d, x, y, s * 1.5, 40.0, thick=1.25)
+        elif suit == "C":
+            glyphs.cup(d, x, y + s * 0.04, s * 1.3)
         else:
-            glyphs.italian_emblem(d, suit, x, y, s * 1.05)
+            glyphs.coin(d, x, y, s * 1.12)
 
     return f
 
@@ -396,7 +400,7 @@ def _italian_pips(c: _Canvas, suit: str, n: int) -> None:
         glyphs.italian_emblem(c.d, suit, c.u(50), c.u(75), c.u(size), 8.0 if suit in "SB" else 0.0)
         return
     if suit in "DC":
-        size = {"D": 22.0, "C": 25.0}[suit] if n <= 8 else {"D": 20.0, "C": 22.0}[suit]
+        size = {"D": 24.0, "C": 30.0}[suit] if n <= 8 else {"D": 21.0, "C": 25.0}[suit]
         for x, y in _grid_layout(n):
             glyphs.italian_emblem(c.d, suit, c.u(x), c.u(y), c.u(size))
         return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import hashlib
 import io
 import random
 import subprocess
@@ -190,11 +191,15 @@ def test_renderers_import_no_discord_or_asyncio() -> None:
                 names = [node.module]
             for name in names:
                 assert name.split(".")[0] not in {"discord", "asyncio", "aiosqlite", "aiohttp"}, (path.name, name)
-    # ... and at run time: rendering in a fresh interpreter loads neither
+    # ... and at run time: rendering in a fresh interpreter loads neither (and gives the same bytes as here)
     code = (
-        "import sys; from bot.images import render_hand, render_table, SeatInfo; "
-        "render_hand('french', ['AS'], cache=None); render_table('wizard', [SeatInfo('a')] * 3, cache=None); "
-        "bad = [m for m in ('discord', 'asyncio') if m in sys.modules]; assert not bad, bad"
+        "import hashlib, sys; from bot.images import render_hand, render_table, SeatInfo; "
+        "h = render_hand('french', ['AS', 'JK'], {'JK'}, cache=None); "
+        "render_table('wizard', [SeatInfo('a')] * 3, [(0, 'WIZ1')], cache=None); "
+        "bad = [m for m in ('discord', 'asyncio') if m in sys.modules]; assert not bad, bad; "
+        "print(hashlib.sha256(h).hexdigest())"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 0, proc.stderr
+    here = hashlib.sha256(render_hand("french", ["AS", "JK"], {"JK"}, cache=None)).hexdigest()
+    assert proc.stdout.strip() == here
