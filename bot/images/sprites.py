@@ -400,7 +400,7 @@ def _italian_pips(c: _Canvas, suit: str, n: int) -> None:
         glyphs.italian_emblem(c.d, suit, c.u(50), c.u(75), c.u(size), 8.0 if suit in "SB" else 0.0)
         return
     if suit in "DC":
-        size = {"D": 24.0, "C": 30.0}[suit] if n <= 8 else {"D": 21.0, "C": 25.0}[suit]
+        size = {"D": 24.0, "C": 30.0}[suit] if n <= 8 else {"D": 19.5, "C": 25.0}[suit]
         for x, y in _grid_layout(n):
             glyphs.italian_emblem(c.d, suit, c.u(x), c.u(y), c.u(size))
         return
