@@ -34,7 +34,7 @@ def minchiate_hand() -> bytes:
         "BaF", "Ba9", "Ba3",
     ]  # fmt: skip
     legal = {c for c in hand if c.startswith("T")} | {"MATTO"}
-    return render_hand("minchiate", hand, legal=legal, cache=None)
+    return render_hand("minchiate97", hand, legal=legal, cache=None)
 
 
 def main() -> None:

@@ -20,7 +20,7 @@ from bot.images import SeatInfo, prepare, render_hand, render_table
 from bot.images.hand import group_by_suit
 from bot.images.sprites import DECKS
 
-HAND_SIZES = {"french": 13, "wizard": 13, "italian": 10, "minchiate": 21}
+HAND_SIZES = {"french": 13, "wizard60": 13, "italian": 10, "minchiate97": 21}
 
 
 def _median_ms(fn: Callable[[], bytes], runs: int) -> tuple[float, int]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PURE = ("bot/engine", "bot/games", "bot/ai", "bot/render")
+PURE = ("bot/engine", "bot/games", "bot/ai", "bot/render", "bot/images")
 SERVICES = ("bot/tables", "bot/ledger", "bot/db.py")
 
 

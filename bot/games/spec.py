@@ -121,6 +121,8 @@ class GameSpec:
     #: computer-player levels, the default first
     agents: Mapping[str, AgentFactory]
     #: seats 1+3 and 2+4 play together: lobby seats can be swapped, tournaments rotate partners
+    #: the card art of the game's deck (a deck id of ``bot.images``: "french", "wizard60", "italian", "minchiate97")
+    deck: str | None = None
     #: the strong level's search adapter (budgets, rewards, candidate declarations), if the game has one
     search: GameSearch | None = None
     partnerships: bool = False

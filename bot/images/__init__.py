@@ -11,13 +11,12 @@ from __future__ import annotations
 from bot.images.cache import DEFAULT_CACHE, ImageCache, content_key
 from bot.images.hand import group_by_suit, render_hand
 from bot.images.reveal import RevealRow, render_reveal
-from bot.images.sprites import DECKS, GAME_DECKS, card_png, prepare
+from bot.images.sprites import DECKS, card_png, prepare
 from bot.images.table import SeatInfo, render_table
 
 __all__ = [
     "DECKS",
     "DEFAULT_CACHE",
-    "GAME_DECKS",
     "ImageCache",
     "RevealRow",
     "SeatInfo",

@@ -33,11 +33,11 @@ def suit_key(deck: str, card: str) -> str:
     """The group a card is shown in: its suit; Wizards, Jesters, the Joker, trumps and the Matto apart."""
     if deck == "french":
         return "JK" if card == JOKER else card[-1]
-    if deck == "wizard":
+    if deck == "wizard60":
         return card[:3] if card.startswith(("WIZ", "JES")) else card[-1]
     if deck == "italian":
         return card[-1]
-    if deck == "minchiate":
+    if deck == "minchiate97":
         if card == MATTO:
             return MATTO
         return "T" if card[0] == "T" else card[:2]

@@ -43,12 +43,10 @@ from bot.images.text import glyph_mask
 
 DECKS: dict[str, tuple[str, ...]] = {
     "french": FRENCH_52_JOKER,
-    "wizard": WIZARD_60,
+    "wizard60": WIZARD_60,
     "italian": ITALIAN_40,
-    "minchiate": MINCHIATE_97,
+    "minchiate97": MINCHIATE_97,
 }
-# which deck each game plays with (the renderers take deck ids; the cogs know game ids)
-GAME_DECKS: dict[str, str] = {"mighty": "french", "wizard": "wizard", "mediatore": "italian", "minchiate": "minchiate"}
 
 BASE_HEIGHT = 225  # the size cards are drawn at (hands); other sizes are downscaled from it
 SS = 3  # supersampling factor
@@ -509,7 +507,7 @@ def draw_card(deck: str, card: str) -> Image.Image:
         if card == JOKER:
             return _joker_face()
         return _french_face(card[:-1], card[-1])
-    if deck == "wizard":
+    if deck == "wizard60":
         if card in WIZARDS:
             return _wizard_face(int(card[3:]))
         if card in JESTERS:
@@ -518,7 +516,7 @@ def draw_card(deck: str, card: str) -> Image.Image:
         return _french_face(rank, card[-1])
     if deck == "italian":
         return _italian_face(card[:-1], card[-1])
-    if deck == "minchiate":
+    if deck == "minchiate97":
         return _minchiate_face(card)
     raise KeyError(f"unknown deck {deck!r}")
 

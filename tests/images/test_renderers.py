@@ -27,7 +27,7 @@ from bot.images import (
 from bot.images.hand import hand_image
 
 MAX_BYTES = 150 * 1024
-HAND_SIZES = {"french": 13, "wizard": 13, "italian": 10, "minchiate": 21}
+HAND_SIZES = {"french": 13, "wizard60": 13, "italian": 10, "minchiate97": 21}
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -70,10 +70,10 @@ def test_legal_marking_changes_the_image(deck: str) -> None:
 
 def test_hand_sizes_from_empty_to_a_whole_minchiate_deal() -> None:
     for n in (0, 1, 2, 5, 11, 12, 21, 25):
-        data = render_hand("minchiate", _deal("minchiate", n, seed=n), cache=None)
+        data = render_hand("minchiate97", _deal("minchiate97", n, seed=n), cache=None)
         _png(data)
     # 21 Minchiate cards wrap onto two rows (at most 12 a row)
-    img = hand_image("minchiate", _deal("minchiate", 21))
+    img = hand_image("minchiate97", _deal("minchiate97", 21))
     assert img.height > 2 * 225
 
 
@@ -81,9 +81,9 @@ def test_hand_grouping() -> None:
     hand = ["AS", "KS", "TD", "JK", "2S", "3H"]
     assert group_by_suit("french", hand) == [["AS", "KS", "2S"], ["TD"], ["JK"], ["3H"]]
     wiz = ["WIZ1", "2S", "JES2", "WIZ4"]
-    assert group_by_suit("wizard", wiz) == [["WIZ1", "WIZ4"], ["2S"], ["JES2"]]
+    assert group_by_suit("wizard60", wiz) == [["WIZ1", "WIZ4"], ["2S"], ["JES2"]]
     minch = ["T3", "MATTO", "Co1", "T40", "BaK"]
-    assert group_by_suit("minchiate", minch) == [["T3", "T40"], ["MATTO"], ["Co1"], ["BaK"]]
+    assert group_by_suit("minchiate97", minch) == [["T3", "T40"], ["MATTO"], ["Co1"], ["BaK"]]
     # an explicit grouping is shown as given, and looks different from the suit grouping
     custom = render_hand("french", hand, groups=[["AS", "KS", "2S", "TD"], ["JK", "3H"]], cache=None)
     assert custom != render_hand("french", hand, cache=None)
@@ -159,7 +159,7 @@ def test_reveal() -> None:
     data = render_reveal("italian", rows, cache=None)
     assert render_reveal("italian", rows, cache=None) == data
     _png(data)
-    fola = render_reveal("minchiate", [RevealRow("", tuple(_deal("minchiate", 30, 4)))], cache=None)
+    fola = render_reveal("minchiate97", [RevealRow("", tuple(_deal("minchiate97", 30, 4)))], cache=None)
     assert _png(fola).width <= 1280
 
 
@@ -195,7 +195,7 @@ def test_renderers_import_no_discord_or_asyncio() -> None:
     code = (
         "import hashlib, sys; from bot.images import render_hand, render_table, SeatInfo; "
         "h = render_hand('french', ['AS', 'JK'], {'JK'}, cache=None); "
-        "render_table('wizard', [SeatInfo('a')] * 3, [(0, 'WIZ1')], cache=None); "
+        "render_table('wizard60', [SeatInfo('a')] * 3, [(0, 'WIZ1')], cache=None); "
         "bad = [m for m in ('discord', 'asyncio') if m in sys.modules]; assert not bad, bad; "
         "print(hashlib.sha256(h).hexdigest())"
     )

@@ -8,14 +8,15 @@ import pytest
 from PIL import Image
 
 from bot.engine.cards import FRENCH_52_JOKER, ITALIAN_40, MINCHIATE_97, WIZARD_60
+from bot.games import registry
 from bot.images import card_png, sprites
-from bot.images.sprites import BASE_HEIGHT, DECKS, GAME_DECKS, card_size, sheet
+from bot.images.sprites import BASE_HEIGHT, DECKS, card_size, sheet
 
 
 def test_decks_are_the_engine_decks() -> None:
-    assert DECKS == {"french": FRENCH_52_JOKER, "wizard": WIZARD_60, "italian": ITALIAN_40, "minchiate": MINCHIATE_97}
-    assert set(GAME_DECKS.values()) == set(DECKS)
-    assert len(DECKS["minchiate"]) == 97 and len(DECKS["wizard"]) == 60
+    assert DECKS == {"french": FRENCH_52_JOKER, "wizard60": WIZARD_60, "italian": ITALIAN_40, "minchiate97": MINCHIATE_97}
+    assert {s.deck for s in registry.specs()} == set(DECKS)
+    assert len(DECKS["minchiate97"]) == 97 and len(DECKS["wizard60"]) == 60
 
 
 @pytest.mark.parametrize("deck", sorted(DECKS))
@@ -44,13 +45,13 @@ def test_downscaled_sheets_stay_distinct(deck: str) -> None:
 
 
 def test_wizards_and_jesters_are_told_apart() -> None:
-    faces = sheet("wizard").faces
+    faces = sheet("wizard60").faces
     assert len({faces[c].tobytes() for c in ("WIZ1", "WIZ2", "WIZ3", "WIZ4")}) == 4
     assert len({faces[c].tobytes() for c in ("JES1", "JES2", "JES3", "JES4")}) == 4
 
 
 @pytest.mark.parametrize(
-    ("deck", "card"), [("french", "TD"), ("wizard", "WIZ3"), ("italian", "NB"), ("minchiate", "T40")]
+    ("deck", "card"), [("french", "TD"), ("wizard60", "WIZ3"), ("italian", "NB"), ("minchiate97", "T40")]
 )
 def test_card_png(deck: str, card: str) -> None:
     data = card_png(deck, card)

@@ -26,6 +26,7 @@ SPEC = GameSpec(
     tournament=TournamentFormat(default_hands=4, option="hands", min_hands=1),
     agents={"normal": MediatoreAgent, "easy": EasyMediatoreAgent, "strong": strong_agent},
     search=SEARCH,
+    deck="italian",
     rating_sides=rating_sides,
     profile=ProfileFacts(contract_paths=("$.bidder", "$.contract"), contract_word="contract"),
 )

@@ -26,6 +26,7 @@ SPEC = GameSpec(
     tournament=TournamentFormat(default_hands=4, option="hands", min_hands=1),
     agents={"normal": MightyAgent, "easy": EasyMightyAgent, "strong": strong_agent},
     search=SEARCH,
+    deck="french",
     rating_sides=rating_sides,
     profile=ProfileFacts(contract_paths=("$.declarer", "$.bid"), contract_word="bid"),
 )

@@ -32,6 +32,7 @@ SPEC = GameSpec(
     ),
     agents={"normal": MinchiateNormal, "easy": MinchiateEasy, "strong": strong_agent},
     search=SEARCH,
+    deck="minchiate97",
     partnerships=True,
     rating_sides=rating_sides,
 )

@@ -26,5 +26,6 @@ SPEC = GameSpec(
     tournament=TournamentFormat(default_hands=0, table_options=tournament_options, takes_round_list=True),
     agents={"normal": WizardAgent, "easy": EasyWizardAgent, "strong": strong_agent},
     search=SEARCH,
+    deck="wizard60",
     profile=ProfileFacts(bid_accuracy=True),
 )
