@@ -14,7 +14,8 @@ from bot.images.sprites import BASE_HEIGHT, DECKS, card_size, sheet
 
 
 def test_decks_are_the_engine_decks() -> None:
-    assert DECKS == {"french": FRENCH_52_JOKER, "wizard60": WIZARD_60, "italian": ITALIAN_40, "minchiate97": MINCHIATE_97}
+    expected = {"french": FRENCH_52_JOKER, "wizard60": WIZARD_60, "italian": ITALIAN_40, "minchiate97": MINCHIATE_97}
+    assert expected == DECKS
     assert {s.deck for s in registry.specs()} == set(DECKS)
     assert len(DECKS["minchiate97"]) == 97 and len(DECKS["wizard60"]) == 60
 
