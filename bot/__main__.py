@@ -1,7 +1,8 @@
 """``python -m bot`` / ``tavolo``: read settings, then run the bot until stopped.
 
 Operator mistakes (missing or rejected token, bad setting) end with one clear line and exit code 2,
-never a traceback.
+never a traceback. ``tavolo replay FILE`` and ``tavolo play GAME`` (hand records, a game in the terminal)
+need no token and never import discord, so discord is imported only on the way to running the bot.
 """
 
 from __future__ import annotations
@@ -11,14 +12,28 @@ import contextlib
 import logging
 import signal
 import sys
-
-import discord
+from collections.abc import Sequence
 
 from bot.config import ConfigError, Settings
-from bot.endpoints import apply_endpoints
+
+#: subcommands handled by bot.records.cli; anything else (or nothing) runs the bot as before
+RECORD_COMMANDS = ("replay", "play")
 
 
-def main() -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in RECORD_COMMANDS:
+        from bot.records.cli import main as records_main
+
+        return records_main(args)
+    return run_bot()
+
+
+def run_bot() -> int:
+    import discord
+
+    from bot.endpoints import apply_endpoints
+
     try:
         settings = Settings.from_env()
     except ConfigError as e:

@@ -1,0 +1,273 @@
+"""``tavolo play``: one seat of a game in the terminal against computer players, saved as a hand record.
+
+The same engines, computer players and panels as the Discord bot: at each decision the public and the
+private panel are printed as text, then the seat's choices as numbered lines (``  1) Pass``) and the
+prompt ``> ``. A number or a choice's name (a card id such as ``QS``, its label ``Q♠``, ``pass``,
+``bid 2``) picks it, case-insensitively; anything else is refused with a message and asked again. Card
+combinations (discards) are picked one or more cards at a time. Computer seats draw their randomness from
+the game's seed (as the table service does), so a game with the same seed and answers replays exactly.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine.protocol import Action, Game
+
+from . import _games
+from .notation import format_action
+from .show import Narrator, panel_lines, plain, play_text
+
+PROMPT = "> "
+_SYMBOLS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c", "\ufe0f": ""}
+
+
+def norm(text: str) -> str:
+    """Lower case, French suit symbols as letters, no spaces: ``Q ♠`` -> ``qs``."""
+    out = unicodedata.normalize("NFKC", text).casefold()
+    for sym, letter in _SYMBOLS.items():
+        out = out.replace(sym, letter)
+    return re.sub(r"\s+", "", out)
+
+
+def alnum(text: str) -> str:
+    """Only letters and digits of :func:`norm` (``🧙 Wizard`` -> ``wizard``)."""
+    return "".join(ch for ch in norm(text) if ch.isalnum())
+
+
+@dataclass(slots=True)
+class Option:
+    """One numbered line of a prompt: an action, or a combination to build (``combo``)."""
+
+    label: str
+    action: Action | None = None
+    combo: Any = None  # the renderer's Control of kind "combo", when this option builds a combination
+    group: str = ""
+    exact: set[str] = field(default_factory=set)  # names that pick it
+    loose: set[str] = field(default_factory=set)  # weaker names (a card id shared by several choices)
+
+
+def _action_keys(game_id: str, action: Action) -> tuple[set[str], set[str]]:
+    exact: set[str] = set()
+    loose: set[str] = set()
+    text = format_action(game_id, action)
+    if not text.startswith("{"):
+        exact.add(norm(text))
+        _, _, args = text.partition(" ")
+        if args:
+            exact.add(norm(args))
+    card = action.get("card")
+    if isinstance(card, str):
+        loose.add(norm(card))
+        try:
+            label = _games.card_label(game_id, card)
+        except (KeyError, IndexError):
+            label = card
+        loose.update({norm(label), alnum(label)})
+    return {k for k in exact if k}, {k for k in loose if k}
+
+
+def _label_keys(label: str) -> set[str]:
+    keys = {norm(label), alnum(label)}
+    _, sep, rest = label.partition(":")
+    if sep:
+        keys.add(norm(rest))
+    return {k for k in keys if k}
+
+
+def options_for(game_id: str, panel: _games.Panel, legal: list[Action]) -> list[Option]:
+    """The seat's choices, as the private panel offers them (or the legal actions, if it shows none)."""
+    out: list[Option] = []
+    for ctl in panel.controls:
+        if ctl.kind == "combo":
+            opt = Option(f"{plain(ctl.placeholder)}: choose the cards", combo=ctl, group=plain(ctl.placeholder))
+            opt.exact = {norm(ctl.placeholder)}
+            out.append(opt)
+            continue
+        for ch in ctl.choices:
+            label = plain(ch.label) + (f" — {plain(ch.description)}" if ch.description else "")
+            exact, loose = _action_keys(game_id, ch.action)
+            out.append(Option(label, ch.action, None, plain(ctl.placeholder), exact | _label_keys(ch.label), loose))
+    if not out:
+        for a in legal:
+            exact, loose = _action_keys(game_id, a)
+            out.append(Option(format_action(game_id, a), a, exact=exact, loose=loose))
+    return out
+
+
+def match(text: str, options: Sequence[Option]) -> tuple[int | None, str]:
+    """The index of the option ``text`` names, or ``None`` and why not."""
+    t = text.strip()
+    n = len(options)
+    if not t:
+        return None, f"Type a number from 1 to {n}, or a card or choice name."
+    if re.fullmatch(r"[0-9]+", t):
+        i = int(t)
+        if 1 <= i <= n:
+            return i - 1, ""
+        return None, f"There is no choice {t}: type a number from 1 to {n}, or a card or choice name."
+    key, key2 = norm(t), alnum(t)
+    for level in ("exact", "loose"):
+        hits = [i for i, o in enumerate(options) if key in getattr(o, level) or (key2 and key2 in getattr(o, level))]
+        if len(hits) == 1:
+            return hits[0], ""
+        if len(hits) > 1:
+            nums = ", ".join(str(i + 1) for i in hits[:8])
+            return None, f"{t!r} matches several choices ({nums}): type the number of the one you mean."
+    return None, f"{t!r} is not one of the choices: type a number from 1 to {n}, or a card or choice name."
+
+
+class Quit(Exception):
+    """The player closed the input (EOF) or pressed Ctrl-C."""
+
+
+class TerminalGame:
+    """One game: a human at ``seat``, computers elsewhere. ``write`` and ``read`` are the terminal."""
+
+    def __init__(
+        self,
+        game_id: str,
+        *,
+        num_seats: int,
+        seat: int,
+        level: str | None,
+        seed: int,
+        options: dict[str, Any],
+        names: list[str],
+        write: Callable[[str], None] = print,
+        read: Callable[[str], str] = input,
+    ) -> None:
+        self.game_id = game_id
+        self.seat = seat
+        self.seed = seed
+        self.options = options
+        self.names = names
+        self.write = write
+        self.read = read
+        self.game: Game = _games.engine_class(game_id)(num_seats, options, seed)  # type: ignore[call-arg]
+        self.agents = {s: _games.make_agent(game_id, level) for s in range(num_seats) if s != seat}
+        self.log: list[tuple[int, Action]] = []
+        self.narrator = Narrator(game_id, names)
+        self._public_shown_at = -1  # len(log) when the public panel was last printed
+
+    def _out(self, lines: Sequence[str]) -> None:
+        for ln in lines:
+            self.write(ln)
+
+    def _input(self, prompt: str) -> str:
+        try:
+            return self.read(prompt)
+        except (EOFError, KeyboardInterrupt) as e:
+            raise Quit(type(e).__name__) from None
+
+    def run(self) -> None:
+        """Play until the game is over. Raises :class:`Quit` if the player leaves."""
+        game = self.game
+        prev_hand: int | None = None
+        while not game.is_over:
+            hand = game.hand_number
+            if hand != prev_hand:
+                self._out(self.narrator.hand_start(hand, game.public_view()))
+                self._public_shown_at = len(self.log)
+                prev_hand = hand
+            to_move = game.to_move()
+            computers = [s for s in to_move if s != self.seat]
+            if computers:
+                seat = computers[0]
+                # The table service's seeding: reproducible per (seed, position in the log, seat).
+                rng = _games.rng(self.seed, "ai", len(self.log), seat)
+                action = self.agents[seat].choose(game.clone(), seat, rng)
+            elif self.seat in to_move:
+                seat = self.seat
+                action = self._human_action()
+            else:  # nobody may act although the game goes on: an engine bug, not the player's
+                raise RuntimeError("no seat may act")
+            before = game.public_view()
+            booked = len(game.settlements())
+            game.apply(seat, action)
+            self.log.append((seat, action))
+            self._out(self.narrator.step(seat, action, before, game.public_view(), game.settlements()[booked:]))
+
+    def _human_action(self) -> Action:
+        game = self.game
+        legal = game.legal_actions(self.seat)
+        gid = self.game_id
+        if len(legal) == 1 and legal[0].get("type") == "play":
+            # as at the Discord tables: a forced card is played at once. It is named only if the seat's
+            # view shows it (Wizard's blind round hides a player's own card from them).
+            shown = legal[0].get("card") in (game.view(self.seat).get("hand") or [])
+            self.write(f"(Your only playable card: {play_text(gid, legal[0]) if shown else 'played for you'})")
+            return legal[0]
+        if self._public_shown_at != len(self.log):  # not twice in a row (a hand's start shows it too)
+            self._out(["", *panel_lines(_games.public_panel(gid, game.public_view(), self.names))])
+            self._public_shown_at = len(self.log)
+        panel = _games.private_panel(gid, game.view(self.seat), self.names)
+        self._out(["", *panel_lines(panel)])
+        options = options_for(gid, panel, legal)
+        while True:
+            self._list(options)
+            while True:
+                i, why = match(self._input(PROMPT), options)
+                if i is not None:
+                    break
+                self.write(why)
+            opt = options[i]
+            action = opt.action if opt.combo is None else self._combo(opt.combo)
+            if action is None:
+                continue
+            try:
+                game.clone().apply(self.seat, action)  # checked on a copy: the real game stays untouched
+            except _games.IllegalAction as e:
+                self.write(f"Not allowed: {e}")
+                continue
+            return action
+
+    def _list(self, options: Sequence[Option]) -> None:
+        self.write("")
+        self.write("Your choices:")
+        group = None
+        for i, o in enumerate(options, 1):
+            if o.group and o.group != group and len({x.group for x in options}) > 1:
+                self.write(f"{o.group}:")
+            group = o.group
+            self.write(f"  {i}) {o.label}")
+
+    def _combo(self, ctl: Any) -> Action | None:
+        """Build a combination action (e.g. the cards to discard), one or more picks per line."""
+        action: Action = dict(ctl.base_action or {})
+        for f in ctl.fields:
+            left = list(f.options)  # (label, value)
+            picked: list[str] = []
+            while len(picked) < f.count:
+                opts = []
+                for label, value in left:
+                    o = Option(plain(label), {"value": value})
+                    o.exact = {norm(value), norm(label), alnum(label)}
+                    opts.append(o)
+                self.write("")
+                self.write(f"{plain(f.placeholder)} — {len(picked)} of {f.count} chosen:")
+                for i, o in enumerate(opts, 1):
+                    self.write(f"  {i}) {o.label}")
+                tokens = [t for t in re.split(r"[\s,]+", self._input(PROMPT).strip()) if t]
+                chosen: list[int] = []
+                error = "" if tokens else "Type the numbers or names of the cards."
+                for tok in tokens:
+                    i, why = match(tok, opts)
+                    if i is None:
+                        error = why
+                        break
+                    if i not in chosen:
+                        chosen.append(i)
+                if not error and len(picked) + len(chosen) > f.count:
+                    error = f"Choose {f.count - len(picked)} more, not {len(chosen)}."
+                if error:
+                    self.write(error)
+                    continue
+                picked.extend(left[i][1] for i in chosen)
+                left = [x for j, x in enumerate(left) if j not in chosen]
+            action[f.key] = picked if f.count > 1 else picked[0]
+        return action

@@ -1,0 +1,266 @@
+"""Replaying a record through the real engine: every action is validated, the hand lines and the declared
+settlements and result are checked, and the state after every step is kept.
+
+Also builds records from a table's log (``record_from_log``) and cuts a whole-table record down to one
+hand (``cut``). Every problem is a :class:`RecordError` with the line of the text it comes from (or, for a
+record not read from a text, line 0 and the action's number in the message) — never another exception.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine.protocol import Action, Game, Settlement, View
+
+from . import _games
+from .format import booked_text, result_text
+from .model import Booked, Record, RecordError
+from .notation import format_action
+
+
+@dataclass(slots=True)
+class Step:
+    """One replayed action and the state right after it."""
+
+    index: int  # 0-based position in the log
+    line: int  # its line in the text (0 when the record was not read from a text)
+    seat: int
+    action: Action
+    hand: int  # 0-based hand the action belongs to (the engine's hand_number before it)
+    starts_hand: bool
+    public: View  # game.public_view() after the action
+    views: tuple[View, ...] | None  # game.view(seat) for every seat after it (replay(..., views=True))
+    settlements: tuple[Settlement, ...]  # what this action booked
+
+
+@dataclass(slots=True)
+class Replayed:
+    """A validated record: the final game, the state before the first action and after every step."""
+
+    record: Record
+    game: Game
+    initial: View
+    initial_views: tuple[View, ...] | None
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def hands(self) -> list[int]:
+        """The 0-based hands the record's actions belong to, in order."""
+        return sorted({s.hand for s in self.steps})
+
+    def steps_of(self, hand: int) -> list[Step]:
+        return [s for s in self.steps if s.hand == hand]
+
+    def settlements(self) -> list[Settlement]:
+        """The settlements booked within the record's span (its ``hand``, or the whole log)."""
+        h = self.record.hand
+        return [b for s in self.steps if h is None or s.hand == h for b in s.settlements]
+
+
+def _booked(s: Settlement) -> Booked:
+    return Booked(s.index, {k: tuple(v) for k, v in s.amounts.items()})
+
+
+def _where(record: Record, i: int) -> tuple[int, str]:
+    """The line of action ``i`` and, for a record not read from a text, a prefix naming the action."""
+    line = record.line_of_action(i)
+    return line, "" if line else f"action {i + 1}: "
+
+
+def _option_line(record: Record, message: str) -> int:
+    # InvalidOptions names the option ("`hands` must be ...", "unknown option(s): foo"): point at its line.
+    for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", message):
+        line = record.line_of_tag(f"Option:{name}") if name in record.options else 0
+        if line:
+            return line
+    return record.line_of_tag("Game")
+
+
+def _new_game(record: Record) -> Game:
+    try:
+        cls = _games.engine_class(record.game)
+    except KeyError:
+        raise RecordError(record.line_of_tag("Game"), f"unknown game {record.game!r}") from None
+    try:
+        return cls(record.num_seats, dict(record.options), record.seed)  # type: ignore[call-arg]
+    except _games.InvalidOptions as e:
+        raise RecordError(_option_line(record, str(e)), f"invalid options: {e}") from None
+    except Exception as e:  # a hand-written option of the wrong type may trip an engine anywhere
+        raise RecordError(record.line_of_tag("Game"), f"invalid options ({type(e).__name__}: {e})") from None
+
+
+def _all_views(game: Game) -> tuple[View, ...]:
+    return tuple(game.view(s) for s in range(game.num_seats))
+
+
+def replay(record: Record, *, views: bool = False, check: bool = True) -> Replayed:
+    """Replay ``record`` through its engine.
+
+    With ``check`` (the default) the hand lines must sit exactly where the engine starts a hand, the
+    actions must end with the ``[Hand]`` the record is about, and the declared settlements and result must
+    be the replayed ones. ``views=True`` also keeps every seat's ``view()`` after every step.
+    """
+    game = _new_game(record)
+    out = Replayed(record, game, game.public_view(), _all_views(game) if views else None)
+    prev_hand: int | None = None
+    booked = 0
+    for i, (seat, action) in enumerate(record.actions):
+        line, where = _where(record, i)
+        hand = game.hand_number
+        starts = hand != prev_hand
+        if check:
+            _check_mark(record, i, hand, starts, line, where)
+            if record.hand is not None and hand > record.hand:
+                raise RecordError(
+                    line,
+                    f"{where}the record is about hand {record.hand + 1} ([Hand] tag) but this action belongs to "
+                    f"hand {hand + 1}",
+                )
+        try:
+            game.apply(seat, action)
+        except _games.IllegalAction as e:
+            raise RecordError(line, f"{where}{_who(record, seat)} cannot {_quote(record, action)}: {e}") from None
+        except Exception as e:  # a tampered action the engine does not expect (wrong JSON types, ...)
+            raise RecordError(
+                line, f"{where}{_who(record, seat)} cannot {_quote(record, action)} ({type(e).__name__}: {e})"
+            ) from None
+        all_settled = game.settlements()
+        new = tuple(all_settled[booked:])
+        booked = len(all_settled)
+        out.steps.append(
+            Step(i, line, seat, action, hand, starts, game.public_view(), _all_views(game) if views else None, new)
+        )
+        prev_hand = hand
+    if check:
+        _check_span(out)
+        _check_outcome(out)
+    return out
+
+
+def _who(record: Record, seat: int) -> str:
+    name = record.players[seat] if 0 <= seat < len(record.players) else "?"
+    return f"seat {seat + 1} ({name})"
+
+
+def _quote(record: Record, action: Action) -> str:
+    try:
+        return f"`{format_action(record.game, action)}`"
+    except ValueError:
+        return repr(action)
+
+
+def _check_mark(record: Record, i: int, hand: int, starts: bool, line: int, where: str) -> None:
+    mark = record.hand_starts.get(i)
+    mark_line = record.lines.hand_marks.get(i, line) if record.lines is not None else line
+    if starts and mark is None:
+        raise RecordError(line, f"{where}hand {hand + 1} starts here: expected `== hand {hand + 1} ==` before it")
+    if mark is not None and not starts:
+        raise RecordError(mark_line, f"{where}no new hand starts here (hand {hand + 1} goes on)")
+    if mark is not None and mark != hand:
+        raise RecordError(mark_line, f"{where}this is hand {hand + 1}, not hand {mark + 1}")
+
+
+def _check_span(out: Replayed) -> None:
+    record = out.record
+    if record.hand is None:
+        return
+    hands = out.hands
+    if record.hand not in hands:
+        last = f"end in hand {hands[-1] + 1}" if hands else "are empty"
+        raise RecordError(
+            record.line_of_tag("Hand"), f"the record is about hand {record.hand + 1} but its actions {last}"
+        )
+
+
+def _result_line(record: Record) -> int:
+    return record.lines.result if record.lines is not None else 0
+
+
+def _check_outcome(out: Replayed) -> None:
+    record = out.record
+    actual = [_booked(s) for s in out.settlements()]
+    declared = record.settlements
+    lines = record.lines.settlements if record.lines is not None else []
+    for j, d in enumerate(declared):
+        line = lines[j] if j < len(lines) else 0
+        if j >= len(actual):
+            have = f"only {len(actual)} settlement(s)" if actual else "no settlement"
+            raise RecordError(line, f"declared settlement {booked_text(d)} but the replay books {have}")
+        if not d.same_as(actual[j]):
+            raise RecordError(
+                line, f"declared settlement {booked_text(d)} but the replay gives {booked_text(actual[j])}"
+            )
+    if len(actual) > len(declared):
+        missing = actual[len(declared)]
+        raise RecordError(
+            _result_line(record),
+            f"the replay books settlement {booked_text(missing)}, which the record does not declare",
+        )
+    res = out.game.result()
+    got = (res.currency, tuple(res.totals)) if res is not None else None
+    if got != record.result:
+        raise RecordError(
+            _result_line(record),
+            f"declared result {result_text(record.result)!r} but the replay gives {result_text(got)!r}",
+        )
+
+
+def record_from_log(
+    game: str,
+    players: list[str],
+    options: Mapping[str, Any] | None,
+    seed: int,
+    log: Iterable[tuple[int, Action]],
+    *,
+    hand: int | None = None,
+    date: str | None = None,
+    tags: Mapping[str, str] | None = None,
+) -> Record:
+    """The record of a table's log (e.g. ``Table.log``), validated by a replay.
+
+    ``hand`` (0-based) cuts it to that hand: the actions stop where the hand ends and the settlements are
+    the ones booked during it. Raises :class:`RecordError` if the log is not a legal game.
+    """
+    rec = Record(
+        game=game,
+        seed=seed,
+        players=list(players),
+        options=dict(options or {}),
+        actions=[(int(s), a) for s, a in log],
+        date=date,
+        tags=dict(tags or {}),
+    )
+    done = replay(rec, check=False)
+    steps = done.steps
+    if hand is not None:
+        if hand not in done.hands:
+            raise RecordError(0, f"the log has no hand {hand + 1} (its hands: {_hand_list(done.hands)})")
+        steps = [s for s in steps if s.hand <= hand]
+    rec.actions = rec.actions[: len(steps)]
+    rec.hand = hand
+    rec.hand_starts = {s.index: s.hand for s in steps if s.starts_hand}
+    rec.settlements = [_booked(b) for s in steps if hand is None or s.hand == hand for b in s.settlements]
+    res = done.game.result() if len(steps) == len(done.steps) else None
+    rec.result = (res.currency, tuple(res.totals)) if res is not None else None
+    return rec
+
+
+def _hand_list(hands: list[int]) -> str:
+    return ", ".join(str(h + 1) for h in hands) or "none"
+
+
+def cut(record: Record, hand: int) -> Record:
+    """``record`` cut down to its 0-based ``hand`` (the actions before it stay: they are the recipe)."""
+    return record_from_log(
+        record.game,
+        record.players,
+        record.options,
+        record.seed,
+        record.actions,
+        hand=hand,
+        date=record.date,
+        tags=record.tags,
+    )

@@ -1,0 +1,240 @@
+"""Plain-text output for the terminal: panels as text, and a game told action by action, trick by trick.
+
+Only public information is told: what every player at the table saw (a Mighty discard is "discards 3
+cards", a secret Wizard bid "bids"), the public panel at the start of each hand, and the renderers'
+settlement texts. The same :class:`Narrator` tells a replayed record and the computers' moves in
+``tavolo play``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from bot.engine.protocol import Action, Settlement, View
+
+from . import _games
+from .notation import format_action
+from .replay import Replayed
+
+
+def plain(text: str) -> str:
+    """Discord markdown to plain text (the renderers only use bold)."""
+    return text.replace("**", "")
+
+
+def panel_lines(panel: _games.Panel) -> list[str]:
+    """A renderer's panel as text lines: title, description, sections (indented) and footer."""
+    out = [f"=== {plain(panel.title)} ==="]
+    if panel.description:
+        out.extend(plain(panel.description).splitlines())
+    for s in panel.sections:
+        out.append(f"{plain(s.name)}:")
+        out.extend("  " + ln for ln in plain(s.value).splitlines())
+    if panel.footer:
+        out.append(f"({plain(panel.footer)})")
+    return out
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+
+
+def _card(game_id: str, card: Any) -> str:
+    try:
+        return _games.card_label(game_id, str(card))
+    except (KeyError, IndexError):
+        return str(card)
+
+
+def _suit(game_id: str, suit: Any) -> str:
+    return _games.suit_label(game_id, str(suit))
+
+
+def play_text(game_id: str, action: Action) -> str:
+    """A played card as the table sees it, with what goes with it (a Joker's suit, a signal)."""
+    text = _card(game_id, action.get("card"))
+    if action.get("suit"):
+        text += f" calling {_suit(game_id, action['suit'])}"
+    if action.get("joker_call"):
+        text += " with a joker call"
+    if action.get("signal"):
+        text += f" ({action['signal']})"
+    return text
+
+
+def public_text(game_id: str, action: Action, before: View) -> str:
+    """What the table learns from a (non-play) action, without anything private."""
+    t = action.get("type")
+    g = game_id
+    if t == "pass":
+        return "passes"
+    if g == "wizard":
+        if t == "bid":
+            return f"bids {action.get('n')}" if before.get("bid_mode") == "open" else "bids (hidden)"
+        if t == "undo":
+            return "takes back their bid"
+        if t == "trump":
+            return f"chooses trump {_suit(g, action.get('suit'))}"
+    if g == "mighty":
+        if t == "bid":
+            return f"bids {action.get('n')} {_suit(g, action.get('trump'))}"
+        if t == "misdeal":
+            return "claims a misdeal (weak hand)"
+        if t == "discard":
+            return "discards 3 cards"
+        if t == "contract":
+            bid = before.get("bid") or {}
+            what = f"{action.get('n')} {_suit(g, action.get('trump'))}"
+            same = (bid.get("n"), bid.get("trump")) == (action.get("n"), action.get("trump"))
+            return f"keeps the contract {what}" if same else f"changes the contract to {what}"
+        if t == "call":
+            kind = action.get("kind")
+            if kind == "first_trick":
+                return "calls as friend: whoever wins the first trick"
+            if kind == "none":
+                return "plays without a friend"
+            return f"calls as friend: the holder of {_card(g, action.get('card'))}"
+    if g == "mediatore":
+        if t == "bid":
+            return f"bids {str(action.get('contract')).capitalize()}"
+        if t == "call":
+            return f"calls {_card(g, action.get('card'))}"
+        if t == "discard":
+            return "exchanges with the monte" + (" and gives a card back" if "give" in action else "")
+    if g == "minchiate":
+        if t == "discard":
+            n = len(action.get("cards") or []) if isinstance(action.get("cards"), list) else 1
+            return f"discards {n} card{'s' if n != 1 else ''}"
+        if t == "declare":
+            return "makes their declaration"
+        if t == "cut":
+            return f"cuts the pack at {action.get('k')}"
+    return format_action(game_id, action)
+
+
+def _same_plays(a: Any, plays: list[list[Any]]) -> bool:
+    return isinstance(a, list) and [list(p) for p in a if isinstance(p, (list, tuple))] == plays
+
+
+def _find_winner(obj: Any, plays: list[list[Any]], depth: int = 0) -> int | None:
+    """The winner of ``plays`` as some public trick record in ``obj`` states it (views differ per game)."""
+    if depth > 4:
+        return None
+    if isinstance(obj, dict):
+        if _same_plays(obj.get("plays"), plays) and isinstance(obj.get("winner"), int):
+            return int(obj["winner"])
+        items = list(obj.values())
+    elif isinstance(obj, list):
+        cards = [c for _, c in plays]
+        # Mediatore keeps finished tricks as [leader, cards, winner, signal]
+        if len(obj) >= 3 and obj[0] == plays[0][0] and obj[1] == cards and isinstance(obj[2], int):
+            return int(obj[2])
+        items = obj
+    else:
+        return None
+    for v in items:
+        if isinstance(v, (dict, list)):
+            w = _find_winner(v, plays, depth + 1)
+            if w is not None:
+                return w
+    return None
+
+
+class Narrator:
+    """Turns steps of a game into text lines, keeping the trick in progress."""
+
+    def __init__(self, game_id: str, names: Sequence[str]) -> None:
+        self.game_id = game_id
+        self.names = list(names)
+        self.trick: list[list[Any]] = []
+        self.texts: list[str] = []
+        self.trick_no = 0
+
+    def hand_start(self, hand: int, before: View) -> list[str]:
+        self.trick, self.texts, self.trick_no = [], [], 0
+        lines = ["", f"== Hand {hand + 1} =="]
+        lines.extend(panel_lines(_games.public_panel(self.game_id, before, self.names)))
+        return lines
+
+    def step(self, seat: int, action: Action, before: View, after: View, settled: Sequence[Settlement]) -> list[str]:
+        who = _name(self.names, seat)
+        out: list[str] = []
+        if action.get("type") == "play":
+            self.trick.append([seat, action.get("card")])
+            self.texts.append(f"{who} {play_text(self.game_id, action)}")
+            if len(self.trick) >= len(self.names):
+                self.trick_no += 1
+                w = _find_winner(after, self.trick)
+                won = f" → {_name(self.names, w)}" if w is not None else ""
+                out.append(f"Trick {self.trick_no}: " + " · ".join(self.texts) + won)
+                self.trick, self.texts = [], []
+        else:
+            out.append(f"{who}: {public_text(self.game_id, action, before)}")
+            # hidden (simultaneous) Wizard bids are revealed once they are all in
+            if (
+                self.game_id == "wizard"
+                and before.get("bid_mode") != "open"
+                and before.get("phase") == "bid"
+                and after.get("phase") == "play"
+            ):
+                bids = after.get("bids") or []
+                if bids and all(b is not None for b in bids):
+                    out.append("Bids: " + ", ".join(f"{_name(self.names, s)} {b}" for s, b in enumerate(bids)))
+        out.extend(self._round_end(before, after))
+        for s in settled:
+            out.append("")
+            out.extend(plain(_games.settlement_text(self.game_id, s, self.names)).splitlines())
+        return out
+
+    def _round_end(self, before: View, after: View) -> list[str]:
+        # Wizard books one settlement for the whole game: tell each round's outcome as it ends.
+        if self.game_id != "wizard":
+            return []
+        log_before, log_after = before.get("round_log") or [], after.get("round_log") or []
+        if len(log_after) <= len(log_before):
+            return []
+        r = log_after[-1]
+        cells = [
+            f"{_name(self.names, s)} bid {b} took {t} ({sc:+d})"
+            for s, (b, t, sc) in enumerate(zip(r["bids"], r["tricks"], r["scores"], strict=False))
+        ]
+        return [f"Round {r['round']} over: " + ", ".join(cells)]
+
+    def unfinished(self) -> list[str]:
+        if not self.trick:
+            return []
+        return [f"Trick {self.trick_no + 1} (unfinished): " + " · ".join(self.texts)]
+
+
+def result_lines(game_id: str, replayed: Replayed, names: Sequence[str]) -> list[str]:
+    res = replayed.game.result()
+    if res is None:
+        return ["", "The game is not over (result *)."]
+    order = sorted(range(len(res.totals)), key=lambda s: (res.ranks[s], s))
+    cells = [f"{res.ranks[s]}. {_name(names, s)} {res.totals[s]:+d}" for s in order]
+    return ["", f"Final result ({res.currency}): " + ", ".join(cells)]
+
+
+def replay_text(replayed: Replayed, hand: int | None = None) -> Iterator[str]:
+    """The replayed game told hand by hand (only ``hand``, 0-based, if given; else the record's ``[Hand]``)."""
+    rec = replayed.record
+    names = rec.players
+    hand = rec.hand if hand is None else hand
+    yield f"{_games.title(rec.game)} — {len(names)} players: {', '.join(names)}"
+    opts = ", ".join(f"{k}={v}" for k, v in rec.options.items()) or "defaults"
+    yield f"Seed {rec.seed}; options: {opts}" + (f"; played {rec.date}" if rec.date else "")
+    if hand is not None and hand > 0:
+        yield f"(Hands 1 to {hand} are replayed but not shown.)"
+    narrator = Narrator(rec.game, names)
+    before = replayed.initial
+    for step in replayed.steps:
+        if hand is not None and step.hand != hand:
+            before = step.public
+            continue
+        if step.starts_hand:
+            yield from narrator.hand_start(step.hand, before)
+        yield from narrator.step(step.seat, step.action, before, step.public, step.settlements)
+        before = step.public
+    yield from narrator.unfinished()
+    yield from result_lines(rec.game, replayed, names)
