@@ -14,7 +14,8 @@ from typing import Any, Protocol
 
 from bot.ai.base import Agent, AgentFactory, RandomAgent
 from bot.ai.strong import GameSearch
-from bot.engine.protocol import Game, OptionSpec, Settlement, View
+from bot.engine.notation import Notation
+from bot.engine.protocol import Action, Game, OptionSpec, Settlement, View
 from bot.render.base import Panel
 
 
@@ -34,6 +35,14 @@ class Renderer(Protocol):
         ...
 
     def card_label(self, card: str) -> str: ...
+
+    def describe(self, action: Action, before: View) -> str | None:
+        """What the table learns from a non-play action (replays), ``None``: the action's notation."""
+        ...
+
+    def after_action(self, before: View, after: View, names: list[str]) -> list[str]:
+        """Public lines once an action is done (e.g. hidden bids revealed, a round's outcome)."""
+        ...
 
 
 #: ``(summary, number of seats) -> (teams as seat lists, their 1-based ranks)`` for the ratings: ``None`` when the
@@ -121,6 +130,8 @@ class GameSpec:
     #: computer-player levels, the default first
     agents: Mapping[str, AgentFactory]
     #: seats 1+3 and 2+4 play together: lobby seats can be swapped, tournaments rotate partners
+    #: the action notation of hand records (``bot/games/<id>/notation.py``)
+    notation: Notation | None = None
     #: the card art of the game's deck (a deck id of ``bot.images``: "french", "wizard60", "italian", "minchiate97")
     deck: str | None = None
     #: the strong level's search adapter (budgets, rewards, candidate declarations), if the game has one

@@ -7,15 +7,16 @@ Everything in ``bot.records`` reaches a game only through these functions, so wh
 from __future__ import annotations
 
 import random
-from types import ModuleType
 from typing import Any
 
-from bot.ai import base as _ai
+from bot.ai.base import Agent
 from bot.engine import cards as _cards
 from bot.engine import rng as _rng
 from bot.engine.errors import IllegalAction, InvalidOptions
+from bot.engine.notation import Notation
 from bot.engine.protocol import Game, Settlement, View
 from bot.games import registry as _registry
+from bot.games.spec import Renderer
 from bot.render import base as _render_base
 from bot.render import cards as _render_cards
 
@@ -29,6 +30,7 @@ __all__ = [
     "engine_class",
     "game_ids",
     "make_agent",
+    "notation",
     "option_defaults",
     "private_panel",
     "public_panel",
@@ -42,26 +44,26 @@ __all__ = [
 
 Panel = _render_base.Panel
 
-#: the deck each game is played with (the card ids that actions and records use)
+#: the card ids of each deck (a game names its deck in its spec)
 _DECKS: dict[str, tuple[str, ...]] = {
-    "wizard": _cards.WIZARD_60,
-    "mighty": _cards.FRENCH_52_JOKER,
-    "mediatore": _cards.ITALIAN_40,
-    "minchiate": _cards.MINCHIATE_97,
+    "wizard60": _cards.WIZARD_60,
+    "french": _cards.FRENCH_52_JOKER,
+    "italian": _cards.ITALIAN_40,
+    "minchiate97": _cards.MINCHIATE_97,
 }
 
 
 def game_ids() -> list[str]:
     """Every game id Tavolo knows, in registry order."""
-    return list(_registry.GAMES)
+    return _registry.ids()
 
 
 def title(game_id: str) -> str:
-    return _registry.GAMES[game_id].title
+    return _registry.get(game_id).title
 
 
 def engine_class(game_id: str) -> type[Game]:
-    """The engine class of ``game_id`` (importing it also registers its computer players)."""
+    """The engine class of ``game_id``."""
     return _registry.game_class(game_id)
 
 
@@ -77,47 +79,50 @@ def option_defaults(game_id: str) -> dict[str, Any]:
 
 
 def deck(game_id: str) -> tuple[str, ...]:
-    return _DECKS[game_id]
+    return _DECKS[_registry.get(game_id).deck or ""]
 
 
-def renderer(game_id: str) -> ModuleType:
-    """The game's renderer module (``public_panel``, ``private_panel``, ``settlement_text``)."""
+def renderer(game_id: str) -> Renderer:
+    """The game's renderer (``public_panel``, ``private_panel``, ``settlement_text``)."""
     return _registry.renderer(game_id)
 
 
 def public_panel(game_id: str, view: View, names: list[str]) -> Panel:
-    return renderer(game_id).public_panel(view, names)  # type: ignore[no-any-return]
+    return renderer(game_id).public_panel(view, names)
 
 
 def private_panel(game_id: str, view: View, names: list[str]) -> Panel:
-    return renderer(game_id).private_panel(view, names)  # type: ignore[no-any-return]
+    return renderer(game_id).private_panel(view, names)
 
 
 def settlement_text(game_id: str, settlement: Settlement, names: list[str]) -> str:
-    return renderer(game_id).settlement_text(settlement, names)  # type: ignore[no-any-return]
+    return renderer(game_id).settlement_text(settlement, names)
 
 
 def card_label(game_id: str, card: str) -> str:
     """How the Discord bot shows ``card`` (``Q♠``, ``3🪙``, ``T17``, ``🧙 Wizard``)."""
-    return _render_cards.label(game_id, card)
+    return renderer(game_id).card_label(card)
 
 
 def suit_label(game_id: str, suit: str) -> str:
     """A suit's symbol as the Discord bot shows it (``♠``, ``🪙``); ``NT`` is "no trump"."""
     if suit == "NT":
         return "no trump"
-    table = _render_cards.ITALIAN_SUIT if game_id == "mediatore" else _render_cards.FRENCH_SUIT
+    table = _render_cards.ITALIAN_SUIT if _registry.get(game_id).deck == "italian" else _render_cards.FRENCH_SUIT
     return table.get(suit, suit)
 
 
 def agent_levels(game_id: str) -> list[str]:
-    engine_class(game_id)  # registers the game's agents
-    return _ai.agent_levels(game_id)
+    return _registry.agent_levels(game_id)
 
 
-def make_agent(game_id: str, level: str | None) -> _ai.Agent:
-    engine_class(game_id)  # registers the game's agents
-    return _ai.make_agent(game_id, level)
+def make_agent(game_id: str, level: str | None) -> Agent:
+    return _registry.make_agent(game_id, level)
+
+
+def notation(game_id: str) -> Notation | None:
+    """The game's action notation (``None`` for an unknown game or one without a notation)."""
+    return _registry.get(game_id).notation if _registry.exists(game_id) else None
 
 
 def rng(seed: int, *labels: object) -> random.Random:

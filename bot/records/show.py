@@ -64,53 +64,11 @@ def play_text(game_id: str, action: Action) -> str:
 
 
 def public_text(game_id: str, action: Action, before: View) -> str:
-    """What the table learns from a (non-play) action, without anything private."""
-    t = action.get("type")
-    g = game_id
-    if t == "pass":
+    """What the table learns from a (non-play) action, without anything private (the game's renderer says)."""
+    if action.get("type") == "pass":
         return "passes"
-    if g == "wizard":
-        if t == "bid":
-            return f"bids {action.get('n')}" if before.get("bid_mode") == "open" else "bids (hidden)"
-        if t == "undo":
-            return "takes back their bid"
-        if t == "trump":
-            return f"chooses trump {_suit(g, action.get('suit'))}"
-    if g == "mighty":
-        if t == "bid":
-            return f"bids {action.get('n')} {_suit(g, action.get('trump'))}"
-        if t == "misdeal":
-            return "claims a misdeal (weak hand)"
-        if t == "discard":
-            return "discards 3 cards"
-        if t == "contract":
-            bid = before.get("bid") or {}
-            what = f"{action.get('n')} {_suit(g, action.get('trump'))}"
-            same = (bid.get("n"), bid.get("trump")) == (action.get("n"), action.get("trump"))
-            return f"keeps the contract {what}" if same else f"changes the contract to {what}"
-        if t == "call":
-            kind = action.get("kind")
-            if kind == "first_trick":
-                return "calls as friend: whoever wins the first trick"
-            if kind == "none":
-                return "plays without a friend"
-            return f"calls as friend: the holder of {_card(g, action.get('card'))}"
-    if g == "mediatore":
-        if t == "bid":
-            return f"bids {str(action.get('contract')).capitalize()}"
-        if t == "call":
-            return f"calls {_card(g, action.get('card'))}"
-        if t == "discard":
-            return "exchanges with the monte" + (" and gives a card back" if "give" in action else "")
-    if g == "minchiate":
-        if t == "discard":
-            n = len(action.get("cards") or []) if isinstance(action.get("cards"), list) else 1
-            return f"discards {n} card{'s' if n != 1 else ''}"
-        if t == "declare":
-            return "makes their declaration"
-        if t == "cut":
-            return f"cuts the pack at {action.get('k')}"
-    return format_action(game_id, action)
+    text = _games.renderer(game_id).describe(action, before)
+    return text if text is not None else format_action(game_id, action)
 
 
 def _same_plays(a: Any, plays: list[list[Any]]) -> bool:
@@ -171,35 +129,11 @@ class Narrator:
                 self.trick, self.texts = [], []
         else:
             out.append(f"{who}: {public_text(self.game_id, action, before)}")
-            # hidden (simultaneous) Wizard bids are revealed once they are all in
-            if (
-                self.game_id == "wizard"
-                and before.get("bid_mode") != "open"
-                and before.get("phase") == "bid"
-                and after.get("phase") == "play"
-            ):
-                bids = after.get("bids") or []
-                if bids and all(b is not None for b in bids):
-                    out.append("Bids: " + ", ".join(f"{_name(self.names, s)} {b}" for s, b in enumerate(bids)))
-        out.extend(self._round_end(before, after))
+        out.extend(_games.renderer(self.game_id).after_action(before, after, self.names))
         for s in settled:
             out.append("")
             out.extend(plain(_games.settlement_text(self.game_id, s, self.names)).splitlines())
         return out
-
-    def _round_end(self, before: View, after: View) -> list[str]:
-        # Wizard books one settlement for the whole game: tell each round's outcome as it ends.
-        if self.game_id != "wizard":
-            return []
-        log_before, log_after = before.get("round_log") or [], after.get("round_log") or []
-        if len(log_after) <= len(log_before):
-            return []
-        r = log_after[-1]
-        cells = [
-            f"{_name(self.names, s)} bid {b} took {t} ({sc:+d})"
-            for s, (b, t, sc) in enumerate(zip(r["bids"], r["tricks"], r["scores"], strict=False))
-        ]
-        return [f"Round {r['round']} over: " + ", ".join(cells)]
 
     def unfinished(self) -> list[str]:
         if not self.trick:

@@ -46,3 +46,11 @@ def rules_text() -> str:
 
 def lobby_note(seats: int) -> str:
     return ""
+
+
+def describe(action: dict[str, object], before: View) -> str | None:
+    return None
+
+
+def after_action(before: View, after: View, names: list[str]) -> list[str]:
+    return []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.games.spec import GameSpec, ProfileFacts, TournamentFormat
 
-from . import render
+from . import notation, render
 from .ai import EasyMediatoreAgent, MediatoreAgent
 from .engine import MediatoreGame
 from .facts import rating_sides
@@ -26,6 +26,7 @@ SPEC = GameSpec(
     tournament=TournamentFormat(default_hands=4, option="hands", min_hands=1),
     agents={"normal": MediatoreAgent, "easy": EasyMediatoreAgent, "strong": strong_agent},
     search=SEARCH,
+    notation=notation,
     deck="italian",
     rating_sides=rating_sides,
     profile=ProfileFacts(contract_paths=("$.bidder", "$.contract"), contract_word="contract"),

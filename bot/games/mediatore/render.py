@@ -414,3 +414,21 @@ def card_label(card: str) -> str:
 
 def lobby_note(seats: int) -> str:
     return ""
+
+
+def describe(action: dict[str, Any], before: dict[str, Any]) -> str | None:
+    """What the table learns from a non-play action (replays, the terminal game); ``None``: use its notation."""
+    t = action.get("type")
+    if t == "pass":
+        return "passes"
+    if t == "bid":
+        return f"bids {str(action.get('contract')).capitalize()}"
+    if t == "call":
+        return f"calls {_card(str(action.get('card')))}"
+    if t == "discard":
+        return "exchanges with the monte" + (" and gives a card back" if "give" in action else "")
+    return None
+
+
+def after_action(before: dict[str, Any], after: dict[str, Any], names: list[str]) -> list[str]:
+    return []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.games.spec import GameSpec, ProfileFacts, TournamentFormat
 
-from . import render
+from . import notation, render
 from .ai import EasyMightyAgent, MightyAgent
 from .engine import MightyGame
 from .facts import rating_sides
@@ -26,6 +26,7 @@ SPEC = GameSpec(
     tournament=TournamentFormat(default_hands=4, option="hands", min_hands=1),
     agents={"normal": MightyAgent, "easy": EasyMightyAgent, "strong": strong_agent},
     search=SEARCH,
+    notation=notation,
     deck="french",
     rating_sides=rating_sides,
     profile=ProfileFacts(contract_paths=("$.declarer", "$.bid"), contract_word="bid"),

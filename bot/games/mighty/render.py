@@ -409,3 +409,33 @@ def card_label(card: str) -> str:
 
 def lobby_note(seats: int) -> str:
     return ""
+
+
+def describe(action: Action, before: dict[str, Any]) -> str | None:
+    """What the table learns from a non-play action (replays, the terminal game); ``None``: use its notation."""
+    t = action.get("type")
+    if t == "pass":
+        return "passes"
+    if t == "bid":
+        return f"bids {action.get('n')} {trump_text(str(action.get('trump')))}"
+    if t == "misdeal":
+        return "claims a misdeal (weak hand)"
+    if t == "discard":
+        return "discards 3 cards"
+    if t == "contract":
+        bid = before.get("bid") or {}
+        what = f"{action.get('n')} {trump_text(str(action.get('trump')))}"
+        same = (bid.get("n"), bid.get("trump")) == (action.get("n"), action.get("trump"))
+        return f"keeps the contract {what}" if same else f"changes the contract to {what}"
+    if t == "call":
+        kind = action.get("kind")
+        if kind == "first_trick":
+            return "calls as friend: whoever wins the first trick"
+        if kind == "none":
+            return "plays without a friend"
+        return f"calls as friend: the holder of {_card(str(action.get('card')))}"
+    return None
+
+
+def after_action(before: dict[str, Any], after: dict[str, Any], names: list[str]) -> list[str]:
+    return []

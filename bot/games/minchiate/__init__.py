@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bot.games.spec import GameSpec, TournamentFormat
 
-from . import render
+from . import notation, render
 from .ai import MinchiateEasy, MinchiateNormal
 from .engine import MinchiateGame
 from .facts import rating_sides
@@ -32,6 +32,7 @@ SPEC = GameSpec(
     ),
     agents={"normal": MinchiateNormal, "easy": MinchiateEasy, "strong": strong_agent},
     search=SEARCH,
+    notation=notation,
     deck="minchiate97",
     partnerships=True,
     rating_sides=rating_sides,

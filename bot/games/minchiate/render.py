@@ -334,3 +334,20 @@ def rules_text() -> str:
 
 def card_label(card: str) -> str:
     return minchiate_label(card)
+
+
+def describe(action: dict[str, Any], before: dict[str, Any]) -> str | None:
+    """What the table learns from a non-play action (replays, the terminal game); ``None``: use its notation."""
+    t = action.get("type")
+    if t == "discard":
+        n = len(action.get("cards") or []) if isinstance(action.get("cards"), list) else 1
+        return f"discards {n} card{'s' if n != 1 else ''}"
+    if t == "declare":
+        return "makes their declaration"
+    if t == "cut":
+        return f"cuts the pack at {action.get('k')}"
+    return None
+
+
+def after_action(before: dict[str, Any], after: dict[str, Any], names: list[str]) -> list[str]:
+    return []

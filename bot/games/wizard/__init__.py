@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.games.spec import GameSpec, ProfileFacts, TournamentFormat
 
-from . import render
+from . import notation, render
 from .ai import EasyWizardAgent, WizardAgent
 from .engine import WizardGame
 from .facts import tournament_options
@@ -26,6 +26,7 @@ SPEC = GameSpec(
     tournament=TournamentFormat(default_hands=0, table_options=tournament_options, takes_round_list=True),
     agents={"normal": WizardAgent, "easy": EasyWizardAgent, "strong": strong_agent},
     search=SEARCH,
+    notation=notation,
     deck="wizard60",
     profile=ProfileFacts(bid_accuracy=True),
 )

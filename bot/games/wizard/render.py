@@ -334,3 +334,34 @@ def card_label(card: str) -> str:
 
 def lobby_note(seats: int) -> str:
     return ""
+
+
+def describe(action: Action, before: dict[str, Any]) -> str | None:
+    """What the table learns from a non-play action (replays, the terminal game); ``None``: use its notation."""
+    t = action.get("type")
+    if t == "bid":
+        return f"bids {action.get('n')}" if before.get("bid_mode") == "open" else "bids (hidden)"
+    if t == "undo":
+        return "takes back their bid"
+    if t == "trump":
+        return f"chooses trump {FRENCH_SUIT.get(str(action.get('suit')), action.get('suit'))}"
+    return None
+
+
+def after_action(before: dict[str, Any], after: dict[str, Any], names: list[str]) -> list[str]:
+    """Lines the table sees once an action is done: hidden bids revealed when all are in, each round's outcome
+    (Wizard books one settlement for the whole game)."""
+    out: list[str] = []
+    if before.get("bid_mode") != "open" and before.get("phase") == "bid" and after.get("phase") == "play":
+        bids = after.get("bids") or []
+        if bids and all(b is not None for b in bids):
+            out.append("Bids: " + ", ".join(f"{_name(names, s)} {b}" for s, b in enumerate(bids)))
+    log_before, log_after = before.get("round_log") or [], after.get("round_log") or []
+    if len(log_after) > len(log_before):
+        r = log_after[-1]
+        cells = [
+            f"{_name(names, s)} bid {b} took {k} ({sc:+d})"
+            for s, (b, k, sc) in enumerate(zip(r["bids"], r["tricks"], r["scores"], strict=False))
+        ]
+        out.append(f"Round {r['round']} over: " + ", ".join(cells))
+    return out

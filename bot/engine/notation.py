@@ -1,0 +1,87 @@
+"""What every game's action notation shares (hand records): the error, number and card-id readers.
+
+Card ids are the engines' own (``QS``, ``TD``, ``JK``, ``WIZ3``, ``3D``, ``CuK``, ``T17``, ``MATTO``): exact,
+ASCII and case-sensitive, so a record never depends on how a card happens to be displayed. Each game's own
+notation (``bot/games/<id>/notation.py``: ``parse(verb, args)`` and ``format_action(action)``) is built on these.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from .protocol import Action
+
+
+class NotationError(ValueError):
+    """An action text that is not valid notation for the game."""
+
+
+class Notation(Protocol):
+    """A game's notation module: ``parse`` reads ``verb args...``; ``format_action`` writes it (``None``: the
+    notation cannot express that action; records then hold it as JSON)."""
+
+    def parse(self, verb: str, args: list[str]) -> Action: ...
+
+    def format_action(self, a: Action) -> str | None: ...
+
+
+_INT = re.compile(r"[0-9]{1,9}")
+
+
+def int_arg(tok: str, what: str) -> int:
+    # ASCII digits only: str.isdigit() and int() also accept other scripts' digits, which a record must not.
+    if not _INT.fullmatch(tok):
+        raise NotationError(f"{what} must be a whole number, not {tok!r}")
+    return int(tok)
+
+
+def one_of(tok: str, allowed: tuple[str, ...], what: str) -> str:
+    if tok not in allowed:
+        raise NotationError(f"{what} must be one of {', '.join(allowed)}, not {tok!r}")
+    return tok
+
+
+def arity(args: list[str], n: int, usage: str) -> None:
+    if len(args) != n:
+        raise NotationError(f"expected `{usage}`")
+
+
+def cards_text(value: Any) -> str | None:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(c, str) for c in value):
+        return " ".join(value) if len(value) > 1 else f"[{' '.join(value)}]"
+    return None
+
+
+class CardSyntax:
+    """Card ids of one deck, read from record text."""
+
+    def __init__(self, deck: Iterable[str], examples: str) -> None:
+        self.deck = frozenset(deck)
+        self.examples = examples
+
+    def card(self, tok: str) -> str:
+        if tok not in self.deck:
+            raise NotationError(f"unknown card {tok!r} (cards are written as ids such as {self.examples})")
+        return tok
+
+    def cards(self, args: list[str], usage: str) -> str | list[str]:
+        """A card field: one card alone is a single id; several cards, or cards in brackets, are a list.
+
+        (Discord's one-card menus send a plain id where the engines' own choices hold a one-card list; the
+        engines accept both, and a record keeps exactly what was sent.)
+        """
+        joined = " ".join(args)
+        if joined.startswith("[") and joined.endswith("]"):
+            inner = joined[1:-1].split()
+            if not inner:
+                raise NotationError(f"expected `{usage}`: the brackets are empty")
+            return [self.card(c) for c in inner]
+        if not args:
+            raise NotationError(f"expected `{usage}`")
+        if len(args) == 1:
+            return self.card(args[0])
+        return [self.card(c) for c in args]
