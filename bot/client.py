@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
@@ -71,7 +70,6 @@ class TavoloBot(commands.Bot):
         self.services: Services | None = None
         self.tournaments: TournamentService | None = None
         self.agent_runner: AgentRunner | None = None
-        self._timer_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
@@ -99,7 +97,9 @@ class TavoloBot(commands.Bot):
         if tables_cog is not None:
             await tables_cog.restore()
         log.info("restored %d open table(s)", len(restored))
-        self._timer_task = asyncio.create_task(self._timers(), name="turn-timers")
+        # one scheduler fires every table's turn timer (a timed-out human is played by the computer); started
+        # after load() so a deadline that passed while the bot was down fires at once
+        self.tables.start_timers()
 
     async def _run_agent(self, fn: Callable[..., Action], *args: Any) -> Action:
         """Searching (strong) computer players run in worker processes so they never hold the event loop's
@@ -130,24 +130,12 @@ class TavoloBot(commands.Bot):
             )
         log.info("synced %d slash command(s) %s", len(synced), f"to guild {guild.id}" if guild else "globally")
 
-    async def _timers(self) -> None:
-        """One background task fires every table's turn timer (a timed-out human is played by the computer)."""
-        while not self.is_closed():
-            await asyncio.sleep(1.0)
-            if self.tables is not None:
-                try:
-                    await self.tables.tick()
-                except Exception:
-                    log.exception("turn timer tick failed")
-
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d server(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
     async def close(self) -> None:
-        if self._timer_task is not None:
-            self._timer_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._timer_task
+        if self.tables is not None:
+            await self.tables.stop_timers()
         await super().close()
         if self.tables is not None:
             await self.tables.idle()

@@ -56,11 +56,12 @@ class Table:
     log: list[tuple[int, Action]] = field(default_factory=list)
     stop_votes: set[int] = field(default_factory=set)  # humans who voted to stop the session
     stop_after_hand: bool = False  # finish when the current hand is settled
+    # --- the turn timer (stored with the table, so a restart keeps the time a turn had left) ---
+    deadline: float | None = None  # when the humans to move time out (wall clock, epoch seconds)
+    reminded: bool = False  # the humans to move were reminded of this deadline (once per turn)
     # --- runtime only (rebuilt at load) ---
     game: Game | None = None
     booked: int = 0  # how many of game.settlements() are known to be in the ledger
-    deadline: float | None = None  # when the humans to move time out (monotonic clock)
-    reminded: bool = False  # the humans to move were reminded of this deadline (once per turn)
 
     def state_json(self) -> dict[str, Any]:
         return {"stop_votes": sorted(self.stop_votes), "stop_after_hand": self.stop_after_hand}

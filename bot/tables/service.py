@@ -2,14 +2,18 @@
 
 Game-independent and Discord-free: cogs call it with user ids and actions and subscribe to
 :class:`TableUpdate` notifications to render. Every accepted action is appended to the table's log in
-SQLite, together with any settlement it completes, in one transaction; a restart replays the logs and
-resumes every open table where it was.
+SQLite (through :class:`~bot.tables.store.TableStore`), together with any settlement it completes, in one
+transaction; a restart replays the logs and resumes every open table where it was.
+
+Turn timers are data: a table's deadline is a wall-clock time stored with it, so a restart keeps the time a
+turn had left. One scheduler task (:meth:`TableService.start_timers`) sleeps until the earliest deadline or
+reminder time and then runs :meth:`TableService.tick`; whatever moves a deadline wakes it through an event.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import contextlib
 import logging
 import secrets
 import time
@@ -19,12 +23,13 @@ from typing import Any
 
 from bot.db import Database
 from bot.engine.errors import EngineError, IllegalAction, InvalidOptions
-from bot.engine.protocol import Action, Game, Settlement
+from bot.engine.protocol import Action, Game, Settlement, replay
 from bot.engine.rng import make_rng
 from bot.games import registry
 from bot.ledger import Ledger, SeatRef
 
-from .model import MAX_TIMEOUT, MIN_TIMEOUT, Seat, Table
+from .model import MAX_TIMEOUT, MIN_TIMEOUT, Seat, Status, Table
+from .store import TableStore
 
 log = logging.getLogger(__name__)
 
@@ -56,11 +61,18 @@ class TableUpdate:
 
 Listener = Callable[[TableUpdate], Awaitable[None]]
 AgentRunner = Callable[..., Awaitable[Action]]
+#: ``wait(event, timeout)``: return when ``event`` is set or ``timeout`` seconds have passed (None = no limit)
+TimerWait = Callable[[asyncio.Event, float | None], Awaitable[None]]
 
 
 async def _run_in_thread(fn: Callable[..., Action], *args: Any) -> Action:
     # Computer players are synchronous; searching must never block the event loop (other tables).
     return await asyncio.to_thread(fn, *args)
+
+
+async def _wait_event(event: asyncio.Event, timeout: float | None) -> None:
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(event.wait(), timeout)
 
 
 class TableService:
@@ -70,13 +82,16 @@ class TableService:
         ledger: Ledger,
         *,
         default_timeout: int = 90,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
         agent_runner: AgentRunner = _run_in_thread,
         auto_forced: bool = True,
+        timer_wait: TimerWait = _wait_event,
     ) -> None:
         self.db = db
+        self.store = TableStore(db)
         self.ledger = ledger
         self.default_timeout = default_timeout
+        #: wall clock (epoch seconds): deadlines are stored, and must mean the same after a restart
         self.clock = clock
         self.agent_runner = agent_runner
         self.auto_forced = auto_forced
@@ -89,6 +104,10 @@ class TableService:
         self._drivers: dict[int, asyncio.Task[None]] = {}
         self._redrive: set[int] = set()
         self.listeners: list[Listener] = []
+        self.timer_wait = timer_wait
+        #: set whenever a deadline changes, so the scheduler re-reads the earliest one
+        self._timers_changed = asyncio.Event()
+        self._timer_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lookup
     def get(self, table_id: int) -> Table:
@@ -102,6 +121,11 @@ class TableService:
             if t.channel_id == channel_id and t.is_open:
                 return t
         return None
+
+    async def table_status(self, table_id: int) -> Status | None:
+        """A table's stored status (``lobby``, ``running``, ``finished``, ``cancelled``); None for an unknown id.
+        Read from the database: closed tables leave memory, and other services must not query our tables."""
+        return await self.store.status(table_id)
 
     def lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -156,25 +180,7 @@ class TableService:
                 turn_timeout=timeout,
                 tournament_id=tournament_id,
             )
-            async with self.db.transaction() as conn:
-                cur = await conn.execute(
-                    "INSERT INTO game_tables (guild_id, channel_id, game, host_id, options_json, seed, status,"
-                    " seats_json, turn_timeout, messages_json, tournament_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        guild_id,
-                        channel_id,
-                        game_id,
-                        host_id,
-                        json.dumps(options),
-                        table.seed,
-                        "lobby",
-                        json.dumps([s.to_json() for s in seats]),
-                        timeout,
-                        "{}",
-                        tournament_id,
-                    ),
-                )
-                table.id = int(cur.lastrowid or 0)
+            table.id = await self.store.insert(table)
             self.tables[table.id] = table
             return table
 
@@ -183,29 +189,23 @@ class TableService:
         computer seats (same levels), hosted by the player who asked. The other humans click **Join** again
         (nobody is seated without saying so). Read from the database: finished tables are not kept in memory
         across a restart."""
-        row = await self.db.fetchone(
-            "SELECT guild_id, channel_id, game, options_json, status, seats_json, turn_timeout, tournament_id"
-            " FROM game_tables WHERE id = ?",
-            (table_id,),
-        )
-        if row is None:
+        old = await self.store.finished_table(table_id)
+        if old is None:
             raise TableError("That table no longer exists.")
-        guild_id, channel_id, game_id, options_json, status, seats_json, timeout, tournament_id = row
-        if status != "finished" or tournament_id is not None:
+        if old.status != "finished" or old.tournament_id is not None:
             raise TableError("Only a finished table (outside tournaments) can be played again.")
-        old = [Seat.from_json(x) for x in json.loads(seats_json)]
-        if all(x.user_id != user_id for x in old):
+        if all(x.user_id != user_id for x in old.seats):
             raise TableError("Only the players of that table can start a rematch.")
-        computers = tuple(Seat(None, x.name, ai_level=x.ai_level) for x in old if x.user_id is None)
+        computers = tuple(Seat(None, x.name, ai_level=x.ai_level) for x in old.seats if x.user_id is None)
         t = await self.create(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            game_id=game_id,
+            guild_id=old.guild_id,
+            channel_id=old.channel_id,
+            game_id=old.game_id,
             host_id=user_id,
             host_name=name,
-            options=json.loads(options_json),
-            turn_timeout=timeout,
-            extra_seats=computers[: registry.get(game_id).max_seats - 1],
+            options=old.options,
+            turn_timeout=old.turn_timeout,
+            extra_seats=computers[: registry.get(old.game_id).max_seats - 1],
         )
         await self._notify(TableUpdate(t, "lobby"))
         return t
@@ -389,9 +389,9 @@ class TableService:
             t = self.get(table_id)
             t.turn_timeout = seconds
             if t.deadline is not None:
-                t.deadline = self.clock() + seconds
-            async with self.db.transaction() as conn:
-                await conn.execute("UPDATE game_tables SET turn_timeout = ? WHERE id = ?", (seconds, t.id))
+                t.deadline = self.clock() + seconds  # the running turn gets the new timer, from now
+            await self.store.set_timeout(t.id, seconds, t.deadline)
+        self._timers_changed.set()
         return t
 
     async def set_message(self, table_id: int, key: str, message_id: int | None) -> None:
@@ -403,8 +403,7 @@ class TableService:
             t.messages.pop(key, None)
         else:
             t.messages[key] = message_id
-        async with self.db.transaction() as conn:
-            await conn.execute("UPDATE game_tables SET messages_json = ? WHERE id = ?", (json.dumps(t.messages), t.id))
+        await self.store.set_messages(t.id, t.messages)
 
     # ------------------------------------------------------------------ play
     async def act(self, table_id: int, user_id: int, action: Action, version: int | None = None) -> Table:
@@ -460,17 +459,20 @@ class TableService:
         new = t.game.settlements()[t.booked :]
         if t.game.is_over or (new and t.stop_after_hand):
             t.status = "finished"
+        # Any action ends the turn's timer (the driver arms a new one for whoever is to move next); cleared in
+        # the action's own transaction so a restart never finds the previous turn's deadline.
+        had_timer = t.deadline is not None
+        t.deadline = None
+        t.reminded = False
         async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO table_actions (table_id, seq, seat, action, actor_id) VALUES (?,?,?,?,?)",
-                (t.id, t.version - 1, seat, json.dumps(action, separators=(",", ":")), actor),
-            )
+            await self.store.append_action(conn, t.id, t.version - 1, seat, action, actor)
             for s in new:
                 await self._book(conn, t, s)
             if t.status == "finished":
                 await self._save(t, conn)
+            elif had_timer:
+                await self.store.set_timer(t.id, None, False, conn)
         t.booked += len(new)
-        t.deadline = None
         return new
 
     async def _book(self, conn: Any, t: Table, s: Settlement) -> bool:
@@ -521,29 +523,38 @@ class TableService:
             if not progressed and t.id not in self._redrive:
                 return
 
+    def forced_action(self, t: Table, seat: int) -> Action | None:
+        """The action played for ``seat`` at once, without asking, or None: with ``auto_forced``, a seat whose
+        only legal action is a card play has it played for them (no button to race with). The one place of
+        that rule: the driver plays it, and renderers show no control for it."""
+        if not self.auto_forced or t.game is None:
+            return None
+        legal = t.game.legal_actions(seat)
+        if len(legal) == 1 and legal[0].get("type") == "play":
+            return legal[0]
+        return None
+
     async def _drive_once(self, t: Table) -> bool:
         """Let one computer (or forced) move happen. Returns True if an action was applied."""
         game = t.game
         if t.status != "running" or game is None or game.is_over:
             return False
         to_move = game.to_move()
+        version = t.version
         pick: tuple[int, Action | None] | None = None
         for seat in to_move:
             if t.seats[seat].computer_plays:
                 pick = (seat, None)
                 break
-            if self.auto_forced:
-                legal = game.legal_actions(seat)
-                if len(legal) == 1 and legal[0].get("type") == "play":
-                    pick = (seat, legal[0])
-                    break
+            forced = self.forced_action(t, seat)
+            if forced is not None:
+                pick = (seat, forced)
+                break
         if pick is None:
             if to_move and t.deadline is None:
-                t.deadline = self.clock() + t.turn_timeout
-                t.reminded = False
+                await self._arm_timer(t, version)
             return False
         seat, action = pick
-        version = t.version
         if action is None:
             level = t.seats[seat].ai_level
             agent = registry.make_agent(t.game_id, level)
@@ -560,10 +571,74 @@ class TableService:
         await self._after_action(t, seat, settled, [])
         return True
 
-    async def tick(self, now: float | None = None) -> list[int]:
-        """Time out humans whose turn timer has run out; returns the ids of tables that changed.
+    async def _arm_timer(self, t: Table, version: int) -> None:
+        """Start the turn timer of the humans to move: a stored wall-clock deadline, so it survives a restart."""
+        async with self.lock(t.id):
+            # Rechecked under the lock: a click may have moved the table on since the driver looked.
+            if t.version != version or t.status != "running" or t.deadline is not None:
+                return
+            t.deadline = self.clock() + t.turn_timeout
+            t.reminded = False
+            await self.store.set_timer(t.id, t.deadline, False)
+        self._timers_changed.set()
 
-        Called every second by the bot's timer task, and directly by tests with a fake clock.
+    # ------------------------------------------------------------------ the timer scheduler
+    @staticmethod
+    def _remind_time(t: Table) -> float:
+        assert t.deadline is not None
+        return t.deadline - t.turn_timeout * REMIND_AT
+
+    @staticmethod
+    def _timed(t: Table) -> bool:
+        return t.status == "running" and t.game is not None and t.deadline is not None
+
+    def next_due(self) -> float | None:
+        """The earliest time :meth:`tick` has something to do (a reminder or a time-out), None if never."""
+        due: float | None = None
+        for t in self.tables.values():
+            if not self._timed(t):
+                continue
+            assert t.deadline is not None
+            when = t.deadline if t.reminded else min(t.deadline, self._remind_time(t))
+            due = when if due is None else min(due, when)
+        return due
+
+    def start_timers(self) -> None:
+        """Start the scheduler task (once the tables are loaded: a deadline already past fires at once)."""
+        if self._timer_task is None or self._timer_task.done():
+            self._timer_task = asyncio.create_task(self._run_timers(), name="turn-timers")
+
+    async def stop_timers(self) -> None:
+        task, self._timer_task = self._timer_task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _run_timers(self) -> None:
+        """Sleep until the earliest deadline or reminder time, or until a deadline changes; then tick.
+
+        The event is cleared before the earliest time is read: a deadline set while we wait sets it again and
+        wakes us to re-read (nothing in between can await, so no change is missed). No per-second polling.
+        """
+        while True:
+            self._timers_changed.clear()
+            due = self.next_due()
+            timeout = None if due is None else max(0.0, due - self.clock())
+            if timeout is None or timeout > 0:
+                await self.timer_wait(self._timers_changed, timeout)
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("turn timer tick failed")
+                # a persistent failure (e.g. the disk) must not become a busy loop on a due deadline
+                await self.timer_wait(asyncio.Event(), 1.0)
+
+    async def tick(self, now: float | None = None) -> list[int]:
+        """Send due reminders and time out humans whose turn timer has run out; returns the ids of tables that
+        changed (a seat timed out).
+
+        Run by the scheduler when something is due, and directly by tests with a fake clock.
         """
         now = self.clock() if now is None else now
         changed: list[int] = []
@@ -585,7 +660,9 @@ class TableService:
                             f"⏰ {s.name} ran out of time; the computer plays for them until they come back."
                         )
                 t.deadline = None
+                t.reminded = False
                 if not notices:
+                    await self.store.set_timer(t.id, None, False)
                     continue
                 await self._save(t)
             changed.append(t.id)
@@ -597,12 +674,19 @@ class TableService:
         """Halfway through a turn timer, remind the humans still to move (once per turn): edits of their
         private message do not notify them, and otherwise the first they hear is that the computer took over."""
         assert t.deadline is not None and t.game is not None
-        if t.reminded or t.deadline - now > t.turn_timeout * REMIND_AT:
+        # the same comparison as next_due's, so the scheduler never wakes for a reminder this skips
+        if t.reminded or now < self._remind_time(t):
             return
-        t.reminded = True
-        waiting = [s for s in t.game.to_move() if not t.seats[s].computer_plays and t.seats[s].user_id is not None]
+        async with self.lock(t.id):
+            if t.deadline is None or t.reminded or t.game is None or now < self._remind_time(t):
+                return  # the turn passed (or its timer moved) while we waited for the lock
+            deadline = t.deadline
+            t.reminded = True
+            # stored, so a restart does not remind the same turn twice
+            await self.store.set_timer(t.id, deadline, True)
+            waiting = [s for s in t.game.to_move() if not t.seats[s].computer_plays and t.seats[s].user_id is not None]
         if waiting:
-            await self._notify(TableUpdate(t, "reminder", remind=waiting, seconds_left=round(t.deadline - now)))
+            await self._notify(TableUpdate(t, "reminder", remind=waiting, seconds_left=round(deadline - now)))
 
     async def idle(self) -> None:
         """Wait until no table has a computer move in flight (for tests, benchmarks and shutdown)."""
@@ -614,59 +698,19 @@ class TableService:
 
     # ------------------------------------------------------------------ persistence
     async def _save(self, t: Table, conn: Any = None) -> None:
-        sql = (
-            "UPDATE game_tables SET status=?, seats_json=?, host_id=?, messages_json=?, state_json=?,"
-            " updated_at=strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id=?"
-        )
-        args = (
-            t.status,
-            json.dumps([s.to_json() for s in t.seats]),
-            t.host_id,
-            json.dumps(t.messages),
-            json.dumps(t.state_json()),
-            t.id,
-        )
-        if conn is not None:
-            await conn.execute(sql, args)
-            return
-        async with self.db.transaction() as c:
-            await c.execute(sql, args)
+        await self.store.save(t, conn)
 
     async def load(self) -> list[Table]:
-        """Restore every open table by replaying its log; book any settlement the ledger lacks."""
+        """Restore every open table by replaying its log; book any settlement the ledger lacks.
+
+        A running table's stored deadline stands (the turn keeps the time it had left; one already past fires
+        as soon as the scheduler runs); a table stored without one gets a full timer from its driver."""
         async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "SELECT id, guild_id, channel_id, game, host_id, options_json, seed, status, seats_json,"
-                " turn_timeout, messages_json, tournament_id, state_json FROM game_tables"
-                " WHERE status IN ('lobby','running') ORDER BY id"
-            )
-            rows = list(await cur.fetchall())
             restored: list[Table] = []
-            for r in rows:
-                t = Table(
-                    id=r[0],
-                    guild_id=r[1],
-                    channel_id=r[2],
-                    game_id=r[3],
-                    host_id=r[4],
-                    options=json.loads(r[5]),
-                    seed=r[6],
-                    status=r[7],
-                    seats=[Seat.from_json(s) for s in json.loads(r[8])],
-                    turn_timeout=r[9],
-                    messages=json.loads(r[10]),
-                    tournament_id=r[11],
-                )
-                t.load_state(json.loads(r[12]))
-                acur = await conn.execute(
-                    "SELECT seat, action FROM table_actions WHERE table_id=? ORDER BY seq", (t.id,)
-                )
-                t.log = [(int(seat), json.loads(a)) for seat, a in await acur.fetchall()]
+            for t in await self.store.load_open(conn):
                 if t.status == "running":
                     try:
-                        game = registry.game_class(t.game_id)(len(t.seats), t.options, t.seed)  # type: ignore[call-arg]
-                        for seat, action in t.log:
-                            game.apply(seat, action)
+                        game = replay(registry.game_class(t.game_id), len(t.seats), t.options, t.seed, t.log)
                     except (EngineError, KeyError, ValueError) as e:
                         log.error("table %s cannot be replayed (%s); marking it cancelled", t.id, e)
                         t.status = "cancelled"
@@ -684,6 +728,7 @@ class TableService:
         for t in restored:
             if t.status == "running":
                 self._kick(t)
+        self._timers_changed.set()
         return restored
 
     # ------------------------------------------------------------------ helpers
