@@ -39,7 +39,9 @@ def finished_hands(done: Replayed) -> list[int]:
     return hands if done.game.is_over else hands[:-1]
 
 
-def replay_pages(record: Record, hand: int, *, viewer: int | None = None, open_records: bool = False) -> list[ReplayPage]:
+def replay_pages(
+    record: Record, hand: int, *, viewer: int | None = None, open_records: bool = False
+) -> list[ReplayPage]:
     """The pages of ``hand`` (0-based), which must be finished. ``viewer``: the seat whose own cards are shown."""
     done = replay(record, views=True, check=False)
     if hand not in finished_hands(done):

@@ -26,7 +26,7 @@ from bot.engine.errors import EngineError, IllegalAction, InvalidOptions
 from bot.engine.protocol import Action, Game, Settlement, replay
 from bot.engine.rng import make_rng
 from bot.games import registry
-from bot.ledger import Ledger, SeatRef
+from bot.ledger import Ledger, SeatRef, settlement_key
 
 from .model import MAX_TIMEOUT, MIN_TIMEOUT, Seat, Status, Table
 from .store import TableStore
@@ -478,7 +478,7 @@ class TableService:
     async def _book(self, conn: Any, t: Table, s: Settlement) -> bool:
         return await self.ledger.book(
             conn,
-            key=f"table:{t.id}:unit:{s.index}",
+            key=settlement_key(t.id, s.index),
             guild_id=t.guild_id,
             game=t.game_id,
             table_id=t.id,
@@ -495,13 +495,6 @@ class TableService:
             self._kick(t)
         else:
             self._forget_if_closed(t)
-
-    def forced_action(self, t: Table, seat: int) -> Action | None:
-        """The action played for ``seat`` at once, without asking: its only legal card (with ``auto_forced``)."""
-        if not self.auto_forced or t.game is None:
-            return None
-        legal = t.game.legal_actions(seat)
-        return legal[0] if len(legal) == 1 and legal[0].get("type") == "play" else None
 
     # ------------------------------------------------------------------ computer players and timers
     def _kick(self, t: Table) -> None:

@@ -543,9 +543,9 @@ class TournamentService:
 
     async def _sync_closed_table(self, t: Tournament, rt: RoundTable) -> None:
         """The table service no longer holds the table: read how it ended from the database."""
-        row = await self.db.fetchone("SELECT status FROM game_tables WHERE id = ?", (rt.table_id,))
-        status = "finished" if row is None or row[0] == "finished" else "cancelled"
-        if row is not None and row[0] in ("lobby", "running"):
+        stored = await self.tables.table_status(rt.table_id)
+        status = "finished" if stored is None or stored == "finished" else "cancelled"
+        if stored in ("lobby", "running"):
             return  # still open (not loaded yet); nothing to do
         await self._set_rt_status(rt, status)
 
