@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 
 COGS = (
     "cogs.tables",
+    "cogs.records",
     "cogs.games",
     "cogs.ledger",
     "cogs.tournament",

@@ -21,6 +21,8 @@ from bot.games.spec import GameSpec
 
 from ._game import TURN_TIMER_HELP, TurnTimer, send_rules, tables_cog
 
+OPEN_RECORDS_HELP = "Anyone may replay every hand with all its cards once it is over (default off)"
+
 
 def _annotation(o: OptionSpec) -> Any:
     """The slash-command type of an engine option: bool, a choice, a ranged integer or free text."""
@@ -45,7 +47,8 @@ def _new_command(game: GameSpec, bot: commands.Bot) -> app_commands.Command[Any,
 
     async def new(interaction: discord.Interaction[Any], **values: Any) -> None:
         timer = values.pop("turn_timer", None)
-        await tables_cog(bot).open_table(interaction, game.id, values, timer)
+        open_records = bool(values.pop("open_records", None))
+        await tables_cog(bot).open_table(interaction, game.id, values, timer, open_records=open_records)
 
     params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     params += [
@@ -55,9 +58,13 @@ def _new_command(game: GameSpec, bot: commands.Bot) -> app_commands.Command[Any,
     params.append(
         inspect.Parameter("turn_timer", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Optional[TurnTimer])  # noqa: UP045
     )
+    # a table option, not the game's: anyone may replay every finished hand with all its cards
+    params.append(
+        inspect.Parameter("open_records", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Optional[bool])  # noqa: UP045
+    )
     new.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     descriptions = {o.name: o.help[:100] for o in options if o.help}
-    app_commands.describe(turn_timer=TURN_TIMER_HELP, **descriptions)(new)
+    app_commands.describe(turn_timer=TURN_TIMER_HELP, open_records=OPEN_RECORDS_HELP, **descriptions)(new)
     choices = {o.name: c for o in options if (c := _choices(o)) is not None}
     if choices:
         app_commands.choices(**choices)(new)

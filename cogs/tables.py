@@ -117,7 +117,13 @@ class TablesCog(commands.Cog, name="Tables"):
 
     # ============================================================== opening a table (called by game cogs)
     async def open_table(
-        self, interaction: discord.Interaction[Any], game_id: str, options: dict[str, Any], turn_timer: int | None
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: str,
+        options: dict[str, Any],
+        turn_timer: int | None,
+        *,
+        open_records: bool = False,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await interaction.response.send_message("Tables live in server channels.", ephemeral=True)
@@ -131,6 +137,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 host_name=interaction.user.display_name,
                 options=options,
                 turn_timeout=turn_timer,
+                open_records=open_records,
             )
         except TableError as e:
             await interaction.response.send_message(str(e), ephemeral=True)

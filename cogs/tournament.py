@@ -308,6 +308,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         stake="Stake per unit (Mediatore/Mighty stake, Wizard per point, Minchiate per resto)",
         fill="Who takes the seats left over: computers (default) or byes",
         wizard_rounds="Wizard only: the hand sizes to play, e.g. 1-5 or 1,3,5 (overrides hands_per_round)",
+        open_records="Anyone may replay every hand with all its cards once it is over (default off)",
         turn_timer=TURN_TIMER_HELP,
     )
     @app_commands.choices(fill=FILL_CHOICES)
@@ -321,6 +322,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         stake: app_commands.Range[int, 0, 1_000_000] | None = None,
         fill: str = "computer",
         wizard_rounds: str | None = None,
+        open_records: bool | None = None,
         turn_timer: TurnTimer | None = None,
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
@@ -348,6 +350,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
                 stake=stake,
                 fill=fill,
                 wizard_rounds=parsed if isinstance(parsed, list) else None,
+                open_records=bool(open_records),
                 turn_timeout=turn_timer,
             )
         except TournamentError as e:

@@ -42,9 +42,10 @@ def finished_hands(done: Replayed) -> list[int]:
 def replay_pages(
     record: Record, hand: int, *, viewer: int | None = None, open_records: bool = False
 ) -> list[ReplayPage]:
-    """The pages of ``hand`` (0-based), which must be finished. ``viewer``: the seat whose own cards are shown."""
+    """The pages of ``hand`` (0-based), which must be finished — or ``record`` is already cut at that hand
+    (``record.hand``), the caller having checked on the whole log. ``viewer``: the seat whose own cards are shown."""
     done = replay(record, views=True, check=False)
-    if hand not in finished_hands(done):
+    if hand not in done.hands or (record.hand != hand and hand not in finished_hands(done)):
         raise RecordError(0, f"hand {hand + 1} is not finished")
     steps = done.steps_of(hand)
     game_id, names = record.game, record.players

@@ -56,6 +56,7 @@ class Table:
     log: list[tuple[int, Action]] = field(default_factory=list)
     stop_votes: set[int] = field(default_factory=set)  # humans who voted to stop the session
     stop_after_hand: bool = False  # finish when the current hand is settled
+    open_records: bool = False  # every hand's cards may be replayed by anyone once the hand is over
     # --- the turn timer (stored with the table, so a restart keeps the time a turn had left) ---
     deadline: float | None = None  # when the humans to move time out (wall clock, epoch seconds)
     reminded: bool = False  # the humans to move were reminded of this deadline (once per turn)
@@ -64,11 +65,16 @@ class Table:
     booked: int = 0  # how many of game.settlements() are known to be in the ledger
 
     def state_json(self) -> dict[str, Any]:
-        return {"stop_votes": sorted(self.stop_votes), "stop_after_hand": self.stop_after_hand}
+        return {
+            "stop_votes": sorted(self.stop_votes),
+            "stop_after_hand": self.stop_after_hand,
+            "open_records": self.open_records,
+        }
 
     def load_state(self, d: dict[str, Any]) -> None:
         self.stop_votes = set(d.get("stop_votes", []))
         self.stop_after_hand = bool(d.get("stop_after_hand", False))
+        self.open_records = bool(d.get("open_records", False))
 
     @property
     def version(self) -> int:

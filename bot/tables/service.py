@@ -127,6 +127,25 @@ class TableService:
         Read from the database: closed tables leave memory, and other services must not query our tables."""
         return await self.store.status(table_id)
 
+    async def table_with_log(self, table_id: int) -> Table | None:
+        """A table as stored, with its action log (an open table from memory): what hand records read. A hand
+        in progress is never touched: callers replay the log on their own game."""
+        t = self.tables.get(table_id)
+        if t is not None:
+            return t
+        stored = await self.store.finished_table(table_id)
+        if stored is not None:
+            stored.log = await self.store.load_log(table_id)
+        return stored
+
+    async def latest_in_channel(self, channel_id: int) -> Table | None:
+        """The channel's open table, else the last table played there (with its log)."""
+        t = self.in_channel(channel_id)
+        if t is not None:
+            return t
+        table_id = await self.store.latest_in_channel(channel_id)
+        return None if table_id is None else await self.table_with_log(table_id)
+
     def lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
 
@@ -152,6 +171,7 @@ class TableService:
         tournament_id: int | None = None,
         seat_host: bool = True,
         extra_seats: tuple[Seat, ...] = (),
+        open_records: bool = False,
     ) -> Table:
         # one creation at a time per channel: the "one table per channel" check and the insert are one step
         async with self._channel_locks.setdefault(channel_id, asyncio.Lock()):
@@ -179,8 +199,11 @@ class TableService:
                 seats=seats,
                 turn_timeout=timeout,
                 tournament_id=tournament_id,
+                open_records=open_records,
             )
             table.id = await self.store.insert(table)
+            if open_records:
+                await self.store.save(table)  # the insert leaves the table's state at its defaults
             self.tables[table.id] = table
             return table
 
@@ -206,6 +229,7 @@ class TableService:
             options=old.options,
             turn_timeout=old.turn_timeout,
             extra_seats=computers[: registry.get(old.game_id).max_seats - 1],
+            open_records=old.open_records,
         )
         await self._notify(TableUpdate(t, "lobby"))
         return t

@@ -160,6 +160,15 @@ class TableStore:
         row = await self.db.fetchone("SELECT status FROM game_tables WHERE id = ?", (table_id,))
         return None if row is None else row["status"]
 
+    async def latest_in_channel(self, channel_id: int) -> int | None:
+        """The id of the newest table of a channel that got past its lobby (None: no such table)."""
+        row = await self.db.fetchone(
+            "SELECT id FROM game_tables WHERE channel_id = ? AND status IN ('running', 'finished', 'cancelled')"
+            " AND EXISTS (SELECT 1 FROM table_actions a WHERE a.table_id = game_tables.id) ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return None if row is None else int(row[0])
+
     async def _write(self, sql: str, args: tuple[Any, ...], conn: aiosqlite.Connection | None = None) -> None:
         if conn is not None:
             await conn.execute(sql, args)

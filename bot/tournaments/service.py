@@ -43,6 +43,8 @@ __all__ = [
     "table_options",
 ]
 
+#: a tournament option that is the tables' own (every hand may be replayed openly once it is over)
+OPEN_RECORDS = "open_records"
 MAX_ROUNDS = 50
 MIN_PLAYERS = 2
 OPEN = ("signup", "running")
@@ -148,8 +150,9 @@ ChannelFactory = Callable[[Tournament, RoundTable, list[str]], Awaitable[int]]
 
 
 def table_options(t: Tournament, seats: int) -> dict[str, Any]:
-    """The game options of one table of ``t`` with ``seats`` seats."""
-    return registry.get(t.game).tournament.options_for(t.options, t.hands_per_round, seats)
+    """The game options of one table of ``t`` with ``seats`` seats (``open_records`` is the table's, not the game's)."""
+    options = {k: v for k, v in t.options.items() if k != OPEN_RECORDS}
+    return registry.get(t.game).tournament.options_for(options, t.hands_per_round, seats)
 
 
 class TournamentService:
@@ -221,6 +224,7 @@ class TournamentService:
         stake: int | None = None,
         fill: str = "computer",
         wizard_rounds: list[int] | None = None,
+        open_records: bool = False,
         turn_timeout: int | None = None,
         join: bool = True,
     ) -> Tournament:
@@ -240,6 +244,8 @@ class TournamentService:
         options: dict[str, Any] = {}
         if stake is not None:
             options[spec.stake_option] = stake
+        if open_records:
+            options[OPEN_RECORDS] = True
         if wizard_rounds and spec.tournament.takes_round_list:
             options["wizard_rounds"] = sorted(set(wizard_rounds))
         t = Tournament(
@@ -508,6 +514,7 @@ class TournamentService:
                 turn_timeout=t.turn_timeout,
                 tournament_id=t.id,
                 seat_host=False,
+                open_records=bool(t.options.get(OPEN_RECORDS)),
             )
             rt.table_id = table.id
             await self._save_rt(rt, "table_id", table.id)

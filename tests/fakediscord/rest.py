@@ -241,6 +241,7 @@ class RestApi:
                     data = await part.read()  # type: ignore[union-attr]
                     filename = getattr(part, "filename", None) or name or "file"
                     attachment_id = self.fake.world.ids.next()
+                    self.fake.files[str(attachment_id)] = bytes(data)
                     attachments.append(
                         {
                             "id": str(attachment_id),

@@ -66,6 +66,8 @@ class FakeDiscord:
         self.gateway = Gateway(self, heartbeat_interval_ms=heartbeat_interval_ms)
         self.rest = RestApi(self)
         self.users: dict[int, FakeUser] = {}
+        #: uploaded files by attachment id (message attachments, and files users attach to slash commands)
+        self.files: dict[str, bytes] = {}
 
         #: Every REST request, in arrival order.
         self.requests: list[RecordedRequest] = []
@@ -98,8 +100,16 @@ class FakeDiscord:
 
     # -- lifecycle ---------------------------------------------------------------
 
+    async def _serve_file(self, request: web.Request) -> web.Response:
+        data = self.files.get(request.match_info["attachment_id"])
+        if data is None:
+            return web.Response(status=404)
+        return web.Response(body=data, content_type="application/octet-stream")
+
     async def start(self) -> FakeDiscord:
         app = web.Application(client_max_size=64 * 1024 * 1024)
+        # attachment downloads (Discord serves them from its CDN, outside the rate-limited API)
+        app.router.add_get(self.rest.prefix + "/attachments/{attachment_id}/{filename}", self._serve_file)
         app.router.add_route("*", self.rest.prefix + "/{tail:.*}", self.rest.handle)
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/gateway/", self.gateway.handle)

@@ -30,6 +30,7 @@ OPT_CHANNEL = 7
 OPT_ROLE = 8
 OPT_MENTIONABLE = 9
 OPT_NUMBER = 10
+OPT_ATTACHMENT = 11
 
 
 class InteractionHandle:
@@ -418,6 +419,15 @@ class FakeUser:
         elif kind == OPT_CHANNEL:
             value = _raw_id(value)
             self._merge(resolved, self._resolve(channel.guild_id, [value], 8))
+        elif kind == OPT_ATTACHMENT:
+            # ``(filename, bytes)``: uploaded first, as a client does, then referenced by its id
+            filename, data = value
+            aid = str(self._fake.world.ids.next())
+            self._fake.files[aid] = bytes(data)
+            url = f"{self._fake.api_base}/attachments/{aid}/{filename}"
+            meta = {"id": aid, "filename": filename, "size": len(data), "url": url, "proxy_url": url}
+            self._merge(resolved, {"attachments": {aid: meta}})
+            value = aid
         else:
             raise TypeError(f"option type {kind} of {name!r} is not supported by the fake")
         choices = spec.get("choices")

@@ -1,0 +1,300 @@
+"""Hand records in Discord: ``/table replay [hand] [file]`` and ``/table export [hand]``.
+
+A thin adapter: the pages come from :mod:`bot.tables.hand_records` (a finished hand's saved log only, public
+information plus the viewer's own cards), the file format from :mod:`bot.records`. Replays are private
+(ephemeral) and leafed through with ◀ ▶ and a page menu whose custom ids (``rp:``/``rq:``) carry the table,
+hand and page, so they keep working after a restart. A replay of an attached file is kept in memory only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from collections import OrderedDict
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import registry
+from bot.records import RecordError, format_record, parse_record
+from bot.records.pages import ReplayPage, finished_hands, replay_pages
+from bot.records.replay import replay
+from bot.services import services_of
+from bot.tables.hand_records import hands_over, pages_of, record_of
+from bot.tables.model import Table
+from bot.tables.service import TableError, TableService
+
+from ._game import reply_privately
+
+MAX_RECORD_BYTES = 512 * 1024
+FILES_KEPT = 64
+EMBED_BUDGET = 5800  # Discord allows 6,000 characters per embed in all
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rp:(?P<src>[tf]\w+):(?P<hand>\d+):(?P<page>\d+):(?P<way>[pn])",
+):
+    def __init__(self, item: discord.ui.Button[Any], src: str, hand: int, page: int) -> None:
+        super().__init__(item)
+        self.src, self.hand, self.page = src, hand, page
+
+    @classmethod
+    def make(cls, src: str, hand: int, page: int, way: str, disabled: bool) -> ReplayButton:
+        """``way``: "p" (◀, the previous page) or "n" (▶, the next one); ``page`` is the page it opens."""
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label="◀" if way == "p" else "▶",
+            custom_id=f"rp:{src}:{hand}:{max(0, page)}:{way}",
+            disabled=disabled,
+            style=discord.ButtonStyle.secondary,
+        )
+        return cls(button, src, hand, page)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReplayButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(item, match["src"], int(match["hand"]), int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).turn_page(interaction, self.src, self.hand, self.page)
+
+
+class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rq:(?P<src>[tf]\w+):(?P<hand>\d+)"):
+    def __init__(self, item: discord.ui.Select[Any], src: str, hand: int) -> None:
+        super().__init__(item)
+        self.src, self.hand = src, hand
+
+    @classmethod
+    def make(cls, src: str, hand: int, pages: list[ReplayPage], current: int) -> ReplaySelect:
+        options = [
+            discord.SelectOption(label=p.title[:100], value=str(i), default=i == current) for i, p in enumerate(pages)
+        ][:25]
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"rq:{src}:{hand}", placeholder="Jump to a trick…", options=options
+        )
+        return cls(select, src, hand)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReplaySelect:
+        assert isinstance(item, discord.ui.Select)
+        return cls(item, match["src"], int(match["hand"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        page = int(self.item.values[0]) if self.item.values else 0
+        await _cog(interaction).turn_page(interaction, self.src, self.hand, page)
+
+
+def _cog(interaction: discord.Interaction[Any]) -> RecordsCog:
+    cog = interaction.client.get_cog("Records")  # type: ignore[attr-defined]
+    assert isinstance(cog, RecordsCog)
+    return cog
+
+
+class RecordsCog(commands.Cog, name="Records"):
+    def __init__(self, bot: commands.Bot, service: TableService) -> None:
+        self.bot = bot
+        self.service = service
+        #: attached record files replayed since the start, by content digest (kept in memory only)
+        self._files: OrderedDict[str, Any] = OrderedDict()
+        self._commands = [self._replay_command(), self._export_command()]
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(ReplayButton, ReplaySelect)
+        group = self.bot.tree.get_command("table")
+        assert isinstance(group, app_commands.Group), "cogs.tables loads first"
+        for cmd in self._commands:
+            group.add_command(cmd, override=True)
+
+    async def cog_unload(self) -> None:
+        group = self.bot.tree.get_command("table")
+        if isinstance(group, app_commands.Group):
+            for cmd in self._commands:
+                group.remove_command(cmd.name)
+
+    # ============================================================== commands
+    def _replay_command(self) -> app_commands.Command[Any, ..., None]:
+        @app_commands.describe(
+            hand="Which hand (1 = the first; default: the last finished one)",
+            file="A hand record file to replay instead (from /table export or `tavolo play`)",
+        )
+        async def replay_cmd(
+            interaction: discord.Interaction[Any],
+            hand: app_commands.Range[int, 1, 100_000] | None = None,
+            file: discord.Attachment | None = None,
+        ) -> None:
+            if file is not None:
+                await self._replay_file(interaction, file, hand)
+                return
+            t = await self._table_here(interaction)
+            over = hands_over(t)
+            if not over:
+                raise TableError("No hand of this table is finished yet.")
+            h = over[-1] if hand is None else hand - 1
+            if h not in over:
+                raise TableError(f"Hand {h + 1} is not finished (finished: {_hand_list(over)}).")
+            await self._show(interaction, f"t{t.id}", t, h, 0, new=True)
+
+        return app_commands.Command(
+            name="replay", description="Go through a finished hand trick by trick (only for you)", callback=replay_cmd
+        )
+
+    def _export_command(self) -> app_commands.Command[Any, ..., None]:
+        @app_commands.describe(hand="Which hand (1 = the first; default: the whole table)")
+        async def export_cmd(
+            interaction: discord.Interaction[Any], hand: app_commands.Range[int, 1, 100_000] | None = None
+        ) -> None:
+            t = await self._table_here(interaction)
+            if t.is_open:
+                # the record holds the seed, which deals every hand: it would show cards still in play
+                raise TableError("A table can be exported once it is over (the record reveals every card dealt).")
+            if not t.open_records and t.seat_of(interaction.user.id) is None and not _manages(interaction):
+                raise TableError("Only the players of that table can export it.")
+            h = None if hand is None else hand - 1
+            if h is not None and h not in hands_over(t):
+                raise TableError(f"That table has no finished hand {hand}.")
+            text = format_record(record_of(t, h))
+            name = f"tavolo-{t.game_id}-table{t.id}" + (f"-hand{hand}" if hand else "") + ".txt"
+            await interaction.response.send_message(
+                f"The record of {registry.title(t.game_id)} table #{t.id}"
+                + (f", hand {hand}" if hand else "")
+                + ". Replay it with `/table replay file:` or `tavolo replay FILE`.",
+                file=discord.File(io.BytesIO(text.encode()), filename=name),
+                ephemeral=True,
+            )
+
+        return app_commands.Command(
+            name="export", description="The hand record of this channel's last table as a file", callback=export_cmd
+        )
+
+    async def _table_here(self, interaction: discord.Interaction[Any]) -> Table:
+        t = await self.service.latest_in_channel(interaction.channel_id or 0)
+        if t is None:
+            raise TableError("No table has been played in this channel yet.")
+        return t
+
+    # ============================================================== pages
+    async def turn_page(self, interaction: discord.Interaction[Any], src: str, hand: int, page: int) -> None:
+        try:
+            if src.startswith("f"):
+                record = self._files.get(src[1:])
+                if record is None:
+                    raise TableError("That replay came from a file; attach it again with `/table replay file:`.")
+                await self._show_record(interaction, src, record, hand, page, new=False)
+                return
+            t = await self.service.table_with_log(int(src[1:]))
+            if t is None:
+                raise TableError("That table no longer exists.")
+            await self._show(interaction, src, t, hand, page, new=False)
+        except TableError as e:
+            await reply_privately(interaction, str(e))
+
+    async def _show(
+        self, interaction: discord.Interaction[Any], src: str, t: Table, hand: int, page: int, *, new: bool
+    ) -> None:
+        pages = pages_of(t, hand, t.seat_of(interaction.user.id))
+        title = f"{registry.title(t.game_id)} — table #{t.id}"
+        await self._send(interaction, src, title, t.game_id, pages, hand, page, new=new)
+
+    async def _show_record(
+        self, interaction: discord.Interaction[Any], src: str, record: Any, hand: int, page: int, *, new: bool
+    ) -> None:
+        pages = replay_pages(record, hand)
+        title = f"{registry.title(record.game)} — record"
+        await self._send(interaction, src, title, record.game, pages, hand, page, new=new)
+
+    async def _send(
+        self,
+        interaction: discord.Interaction[Any],
+        src: str,
+        title: str,
+        game_id: str,
+        pages: list[ReplayPage],
+        hand: int,
+        page: int,
+        *,
+        new: bool,
+    ) -> None:
+        page = max(0, min(page, len(pages) - 1))
+        embed = _page_embed(title, pages[page], page, len(pages), registry.get(game_id).colour)
+        view = discord.ui.View(timeout=None)
+        view.add_item(ReplayButton.make(src, hand, page - 1, "p", disabled=page == 0))
+        view.add_item(ReplayButton.make(src, hand, page + 1, "n", disabled=page >= len(pages) - 1))
+        if len(pages) > 1:
+            view.add_item(ReplaySelect.make(src, hand, pages, page))
+        if new:
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        else:
+            await interaction.response.edit_message(embed=embed, view=view)
+
+    async def _replay_file(
+        self, interaction: discord.Interaction[Any], file: discord.Attachment, hand: int | None
+    ) -> None:
+        if file.size > MAX_RECORD_BYTES:
+            raise TableError("That file is too big for a hand record.")
+        raw = await file.read()
+        try:
+            record = parse_record(raw.decode("utf-8"))
+            done = replay(record)
+        except UnicodeDecodeError:
+            raise TableError("That file is not a text file.") from None
+        except RecordError as e:
+            raise TableError(f"That record is not valid: {e}.") from None
+        over = finished_hands(done)
+        if record.hand is not None and record.hand not in over:
+            over = sorted({*over, record.hand})  # a record cut at one hand (``/table export hand:``)
+        if not over:
+            raise TableError("That record holds no finished hand.")
+        default = record.hand if record.hand is not None and record.hand in over else over[-1]
+        h = default if hand is None else hand - 1
+        if h not in over:
+            raise TableError(f"That record has no finished hand {h + 1} (finished: {_hand_list(over)}).")
+        key = hashlib.blake2b(raw, digest_size=8).hexdigest()
+        self._files[key] = record
+        self._files.move_to_end(key)
+        while len(self._files) > FILES_KEPT:
+            self._files.popitem(last=False)
+        await self._show_record(interaction, f"f{key}", record, h, 0, new=True)
+
+
+def _hand_list(hands: list[int]) -> str:
+    return ", ".join(str(h + 1) for h in hands) or "none"
+
+
+def _manages(interaction: discord.Interaction[Any]) -> bool:
+    perms = interaction.permissions
+    return bool(perms and perms.manage_guild)
+
+
+def _page_embed(title: str, page: ReplayPage, index: int, count: int, colour: int) -> discord.Embed:
+    """One page within Discord's embed limits (6,000 characters in all, 1,024 a field, 25 fields)."""
+    embed = discord.Embed(title=f"{title} — {page.title}"[:256], colour=colour)
+    budget = EMBED_BUDGET - len(embed.title or "")
+    desc = "\n".join(page.lines)[:2000] or "—"
+    embed.description = desc
+    budget -= len(desc)
+    fields: list[tuple[str, str]] = []
+    if page.hands:
+        fields.append(("Hands at the deal", "\n".join(f"{n}: {c}" for n, c in page.hands)))
+    fields += [(s.name, s.value) for s in page.public.sections]
+    if page.own is not None:  # what only the viewer saw: their private sections
+        public = {(s.name, s.value) for s in page.public.sections}
+        fields += [(s.name, s.value) for s in page.own.sections if (s.name, s.value) not in public]
+    for name, value in fields[:24]:
+        name, value = (name or "\u200b")[:256], (value or "—")[:1024]
+        if len(name) + len(value) > budget:
+            break
+        embed.add_field(name=name, value=value, inline=False)
+        budget -= len(name) + len(value)
+    embed.set_footer(text=f"Page {index + 1} of {count} · only public cards and your own are shown")
+    return embed
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(RecordsCog(bot, services_of(bot).tables))
