@@ -672,7 +672,7 @@ class FakeDiscord:
             source = self.world.messages[record.source_message_id]
             record.original_message_id = source.id
             if callback_type == 7:
-                _check_message_body(data, list(attachments), creating=False)
+                _check_message_body(data, list(attachments), creating=False, message=source)
                 self._edit_message(source, data, attachments)
             return source
         if callback_type == 8:
