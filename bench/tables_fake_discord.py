@@ -3,9 +3,10 @@
 The real bot (in this process) plays N concurrent Wizard tables against the local fake Discord used by
 the tests; two clicking users and two computer players per table, `rounds` 1-3.
 
-Usage: python bench/tables_fake_discord.py [--tables 1 4 16] [--interval 1.0]
+Usage: python bench/tables_fake_discord.py [--tables 1 4 16] [--interval 1.0] [--text-only]
 Prints, per N: wall time, actions applied per second, ack latency p50/p99 (dispatch -> first
-interaction callback), and Discord REST requests per card played (all requests during play / cards).
+interaction callback), Discord REST requests per card played (all requests during play / cards), and with
+card pictures (the default) the pictures uploaded per card and those drawn (the rest came from the cache).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
@@ -26,12 +28,12 @@ from e2e.driver import Player, game_over, play_until, start_bot, stop_bot  # noq
 from fakediscord import FakeDiscord  # noqa: E402
 
 
-async def run(n_tables: int, interval: float) -> None:
+async def run(n_tables: int, interval: float, images: bool) -> None:
     fake = await FakeDiscord().start()
     fake.enforce_ack_deadline = False  # measure, don't fail
     guild = fake.add_guild("Bench")
     with tempfile.TemporaryDirectory() as tmp:
-        bot, task = await start_bot(fake, Path(tmp) / "bench.db", guild.id, edit_interval=interval)
+        bot, task = await start_bot(fake, Path(tmp) / "bench.db", guild.id, edit_interval=interval, images=images)
         tables = []
         for i in range(n_tables):
             channel = fake.add_channel(guild, f"t{i}")
@@ -55,6 +57,12 @@ async def run(n_tables: int, interval: float) -> None:
         )
         wall = time.perf_counter() - start
         requests = len(fake.requests) - first_request
+        uploads = sum(
+            len([a for a in (r.json or {}).get("attachments") or [] if "filename" in a])
+            for r in fake.requests[first_request:]
+            if isinstance(r.json, dict)
+        )
+        cog: Any = bot.get_cog("Tables")
         assert bot.db is not None
         (actions,) = await bot.db.fetchone("SELECT COUNT(*) FROM table_actions")  # type: ignore[misc]
         (cards,) = await bot.db.fetchone(  # type: ignore[misc]
@@ -67,6 +75,7 @@ async def run(n_tables: int, interval: float) -> None:
             f"tables={n_tables:3d}  wall={wall:6.2f}s  actions={actions:5d}  {actions / wall:7.1f} actions/s  "
             f"acks={len(lat):4d} p50={p50:6.1f}ms p99={p99:6.1f}ms  "
             f"requests/card={requests / max(cards, 1):5.2f} (429s: {fake.rate_limited})"
+            + (f"  uploads/card={uploads / max(cards, 1):4.2f} drawn={cog.pictures.rendered}" if images else "")
         )
         await stop_bot(bot, task)
     await fake.stop()
@@ -76,9 +85,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tables", type=int, nargs="*", default=[1, 4, 16])
     parser.add_argument("--interval", type=float, default=1.0, help="min seconds between edits of one message")
+    parser.add_argument("--text-only", action="store_true", help="no card pictures (the messages before them)")
     args = parser.parse_args()
     for n in args.tables:
-        asyncio.run(run(n, args.interval))
+        asyncio.run(run(n, args.interval, not args.text_only))
 
 
 if __name__ == "__main__":

@@ -17,7 +17,10 @@ from bot.ai_runner import AgentRunner
 from bot.config import Settings
 from bot.db import Database
 from bot.engine.protocol import Action
+from bot.images import ImageCache
+from bot.images import prepare as prepare_images
 from bot.ledger import Ledger
+from bot.preferences import Preferences
 from bot.ratings import Ratings
 from bot.services import Services
 from bot.tables.service import TableError, TableService
@@ -88,7 +91,14 @@ class TavoloBot(commands.Bot):
             tables=self.tables,
             tournaments=TournamentService(self.db, self.tables),
             edit_interval=self.edit_interval,
+            preferences=Preferences(self.db),
+            pictures=ImageCache(),
+            images_default=self.settings.images,
         )
+        if self.services.images_default:
+            # the card sprites and palettes are drawn once (about 3 s), in a thread while the bot connects; a
+            # picture wanted before they are done draws its own deck's sprites (the sheets are locked and cached)
+            self._prepare_task = asyncio.create_task(asyncio.to_thread(prepare_images), name="prepare-images")
         self.tournaments = self.services.tournaments
         for name in self.cog_modules:
             await self.load_extension(name)

@@ -33,6 +33,8 @@ class Settings:
     log_level: str
     turn_timeout: int
     ai_workers: int
+    #: card pictures in messages unless a server or player turns them off
+    images: bool = True
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, dotenv: bool = True) -> Settings:
@@ -60,7 +62,19 @@ class Settings:
             log_level=level,
             turn_timeout=_int(env, "TAVOLO_TURN_TIMEOUT", 90, MIN_TIMEOUT, MAX_TIMEOUT),
             ai_workers=_int(env, "TAVOLO_AI_WORKERS", 1, 1, 16),
+            images=_flag(env, "TAVOLO_IMAGES", True),
         )
+
+
+def _flag(env: dict[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{name} must be on or off.")
 
 
 def _int(env: dict[str, str], name: str, default: int, lo: int, hi: int) -> int:

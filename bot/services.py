@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.db import Database
+from bot.images import ImageCache
 from bot.ledger import Ledger
+from bot.preferences import Preferences
 from bot.ratings import Ratings
 from bot.tables.service import TableService
 from bot.tournaments import GuildSettings, TournamentService
@@ -23,6 +25,13 @@ class Services:
     tournaments: TournamentService
     #: the least time between two edits of one Discord message (seconds)
     edit_interval: float = 1.0
+    #: per-user preferences (card pictures on or off)
+    preferences: Preferences | None = None
+    #: the rendered card pictures, by content (shared by every table of the process)
+    pictures: ImageCache | None = None
+    #: whether messages show card pictures where neither the server nor the player chose (the tests' text-only
+    #: e2e scenarios read embeds and turn it off)
+    images_default: bool = True
 
 
 def services_of(bot: Any) -> Services:

@@ -169,41 +169,53 @@ def view_of(
 ) -> discord.ui.View | None:
     """Components for a seat's panel; ``extra`` items (already built) go in the last free row."""
     view = discord.ui.View(timeout=None)
-    row = 0
-    for control in panel.controls:
-        row = _add_control(view, control, tid, ver, legal, row)
-        if row > 4:
-            break
-    for item in extra:
-        if row > 4:
-            break
-        item.row = row
-        view.add_item(item)
+    for r, items in enumerate(control_rows(panel, tid, ver, legal, extra)):
+        for item in items:
+            item.row = r
+            view.add_item(item)
     return view if view.children else None
 
 
-def _add_control(view: discord.ui.View, c: Control, tid: int, ver: int, legal: Sequence[Action], row: int) -> int:
+def control_rows(
+    panel: Panel, tid: int, ver: int, legal: Sequence[Action], extra: Sequence[discord.ui.Item[Any]] = ()
+) -> list[list[discord.ui.Item[Any]]]:
+    """A seat's controls as at most 5 rows of items (a select alone in its row, at most 5 buttons in one); the
+    same rows become a legacy view's rows or a layout's action rows. ``extra`` items go in the last free row."""
+    rows: list[list[discord.ui.Item[Any]]] = []
+    for control in panel.controls:
+        _add_control(rows, control, tid, ver, legal)
+        if len(rows) >= 5:
+            break
+    del rows[5:]
+    if extra and len(rows) < 5:
+        rows.append(list(extra)[:5])
+    return rows
+
+
+def _add_control(
+    rows: list[list[discord.ui.Item[Any]]], c: Control, tid: int, ver: int, legal: Sequence[Action]
+) -> None:
     prefix = len(f"tb:{tid}:act:{ver}:")
     if c.kind == "buttons":
         for i, ch in enumerate(c.choices[:25]):
-            r = row + i // 5
-            if r > 4:
-                break
+            if i % 5 == 0:
+                if len(rows) >= 5:
+                    break
+                rows.append([])
             arg = encode_action(ch.action, legal, CUSTOM_ID_MAX - prefix)
-            view.add_item(TableButton.make(tid, "act", ch.label, ver=ver, arg=arg, style=STYLES[ch.style], row=r))
-        return row + (len(c.choices[:25]) + 4) // 5
+            rows[-1].append(TableButton.make(tid, "act", ch.label, ver=ver, arg=arg, style=STYLES[ch.style]))
+        return
     if c.kind == "select":
         opts = [(ch.label, encode_action(ch.action, legal, VALUE_MAX), ch.description) for ch in c.choices[:25]]
-        view.add_item(TableSelect.make(tid, "pick", ver, str(row), c.placeholder or "Choose…", opts, row=row))
-        return row + 1
+        # the row index names the select (its custom id must be unique on the message), as it always has
+        rows.append([TableSelect.make(tid, "pick", ver, str(len(rows)), c.placeholder or "Choose…", opts)])
+        return
     # combo: one exact-count select per field, then a Confirm button carrying the fixed part of the action
     for f in c.fields:
-        if row > 3:
+        if len(rows) > 3:
             break
         opts = [(label, value, None) for label, value in f.options[:25]]
         count = min(f.count, len(opts))
-        view.add_item(TableSelect.make(tid, "field", ver, f.key, f.placeholder, opts, count=count, row=row))
-        row += 1
+        rows.append([TableSelect.make(tid, "field", ver, f.key, f.placeholder, opts, count=count)])
     base = encode_action(c.base_action or {}, legal, CUSTOM_ID_MAX - len(f"tb:{tid}:ok:{ver}:"))
-    view.add_item(TableButton.make(tid, "ok", "Confirm", ver=ver, arg=base, style=discord.ButtonStyle.success, row=row))
-    return row + 1
+    rows.append([TableButton.make(tid, "ok", "Confirm", ver=ver, arg=base, style=discord.ButtonStyle.success)])

@@ -14,7 +14,7 @@ import asyncio
 import io
 import logging
 import re
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -276,10 +276,11 @@ class LedgerCog(commands.Cog, name="Ledger"):
         await interaction.response.send_message("\n".join(lines) or "Season 1 starts with the first game.",
                                                 ephemeral=True)  # fmt: skip
 
-    @config_group.command(name="config", description="Server managers: the organiser and ledger admin roles")
+    @config_group.command(name="config", description="Server managers: organiser and ledger admin roles, card pictures")
     @app_commands.describe(
         organiser_role="May create/start/cancel tournaments", admin_role="May adjust the ledger and close seasons",
         clear="Remove both roles first",
+        images="Card pictures in table messages and hands (off: text-only messages; players may choose their own)",
     )  # fmt: skip
     @app_commands.default_permissions(manage_guild=True)
     async def config(
@@ -288,12 +289,15 @@ class LedgerCog(commands.Cog, name="Ledger"):
         organiser_role: discord.Role | None = None,
         admin_role: discord.Role | None = None,
         clear: bool = False,
+        images: Literal["on", "off"] | None = None,
     ) -> None:
         assert interaction.guild_id is not None
         perms = interaction.permissions
         if not perms.manage_guild:
             await interaction.response.send_message("Only server managers can change the settings.", ephemeral=True)
             return
+        if images is not None:
+            await self.settings.set_images(interaction.guild_id, interaction.user.id, images == "on")
         cfg = await self.settings.set(
             interaction.guild_id,
             interaction.user.id,
@@ -303,8 +307,9 @@ class LedgerCog(commands.Cog, name="Ledger"):
         )
         org = f"<@&{cfg.organiser_role_id}>" if cfg.organiser_role_id else "anyone may host"
         adm = f"<@&{cfg.admin_role_id}>" if cfg.admin_role_id else "Manage Server only"
-        await interaction.response.send_message(f"Tournament organisers: {org}. Ledger admins: {adm}.",
-                                                ephemeral=True)  # fmt: skip
+        pics = "text only" if cfg.images is False else "on"
+        await interaction.response.send_message(f"Tournament organisers: {org}. Ledger admins: {adm}. "
+                                                f"Card pictures: {pics}.", ephemeral=True)  # fmt: skip
 
     # ============================================================== ratings upkeep
     async def on_table_update(self, u: TableUpdate) -> None:

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -25,7 +24,7 @@ from discord.ext import commands
 from bot.engine.errors import IllegalAction
 from bot.engine.protocol import Action
 from bot.games import registry
-from bot.render.base import Panel
+from bot.images.scene import HandScene, Scene, TableScene
 from bot.services import services_of
 from bot.tables import screens
 from bot.tables.model import Table
@@ -34,7 +33,9 @@ from bot.tables.service import StaleAction, TableError, TableService, TableUpdat
 from . import _components as comp
 from ._components import TableButton, TableSelect, decode_action, embed_of, view_of
 from ._game import TURN_TIMER_HELP, TurnTimer, reply_privately
+from ._layout import Message, embed_message, layout_message
 from ._outbox import Outbox
+from ._pictures import Pictures
 
 log = logging.getLogger(__name__)
 
@@ -76,11 +77,21 @@ class Click:
 class TablesCog(commands.Cog, name="Tables"):
     table = app_commands.Group(name="table", description="The card table in this channel", guild_only=True)
 
-    def __init__(self, bot: commands.Bot, service: TableService, *, edit_interval: float = 1.0) -> None:
+    def __init__(
+        self,
+        bot: commands.Bot,
+        service: TableService,
+        *,
+        edit_interval: float = 1.0,
+        pictures: Pictures | None = None,
+    ) -> None:
         self.bot = bot
         self.service = service
         self.outbox = Outbox(edit_interval)
+        self.pictures = pictures if pictures is not None else Pictures(None, None, None, default=False)
         self._rendered: dict[Any, str] = {}  # message key -> hash of what it shows now
+        self._attached: dict[Any, str | None] = {}  # message key -> the picture file it carries now
+        self._v2: dict[Any, bool] = {}  # message key -> it is a Components V2 message
         self._picks: dict[tuple[int, int, int], dict[str, list[str]]] = {}  # (table, user, ver) -> combo picks
         self._ephemeral: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
         self._dm_failed: set[tuple[int, int]] = set()
@@ -234,60 +245,137 @@ class TablesCog(commands.Cog, name="Tables"):
             log.exception("could not post to channel %s", channel_id)
 
     # ============================================================== the public table message
-    def _table_view(self, t: Table) -> tuple[Panel, discord.ui.View | None]:
+    async def _table_message(self, t: Table) -> tuple[Message, TableScene | None]:
+        """The table message from the public view: a V2 layout with the table picture when pictures are on (or
+        when the message is V2 already: Discord never turns a V2 message back), else today's embed."""
         screen = screens.table_screen(t)
-        if not screen.buttons:
-            return screen.panel, None
-        view = discord.ui.View(timeout=None)
+        spec = registry.get(t.game_id)
+        items: list[discord.ui.Item[Any]] = []
         for op in screen.buttons:
             label, style, row = BUTTONS[op]
-            view.add_item(
-                TableButton.make(t.id, op, label.format(title=registry.title(t.game_id)), style=style, row=row)
-            )
+            items.append(TableButton.make(t.id, op, label.format(title=spec.title), style=style, row=row))
         if len(screen.levels) > 1:
             options = [(f"Add a computer: {lvl}", lvl, screens.LEVEL_HELP.get(lvl)) for lvl in screen.levels]
-            view.add_item(TableSelect.make(t.id, "addbot", 0, "", "Add a computer of a chosen level…", options, row=2))
-        return screen.panel, view
+            items.append(TableSelect.make(t.id, "addbot", 0, "", "Add a computer of a chosen level…", options, row=2))
+        key = ("table", t.id)
+        picture = screen.picture if await self.pictures.for_guild(t.guild_id) else None
+        if picture is None and not self._is_v2(t, key):
+            view: discord.ui.View | None = None
+            if items:
+                view = discord.ui.View(timeout=None)
+                for item in items:
+                    view.add_item(item)
+            return embed_message(embed_of(screen.panel, spec.colour), view), None
+        name = self.pictures.filename("table", picture) if picture is not None else None
+        msg = layout_message(screen.panel, spec.colour, _rows_of(items), picture=name, alt=f"{screen.panel.title}")
+        return msg, picture
 
     async def _render_table_message(self, t: Table) -> None:
-        panel, view = self._table_view(t)
-        embed = embed_of(panel, registry.get(t.game_id).colour)
-        digest = _digest(embed, view)
+        msg, picture = await self._table_message(t)
         key = ("table", t.id)
-        if self._rendered.get(key) == digest:
+        if self._rendered.get(key) == msg.digest:
             return
         channel = self.bot.get_partial_messageable(t.channel_id)
         mid = t.messages.get("table")
         if mid is not None:
             try:
-                await channel.get_partial_message(mid).edit(content=None, embed=embed, view=view)
-                self._rendered[key] = digest
+                await channel.get_partial_message(mid).edit(**await self._edit_kw(key, msg, picture))
+                await self._sent(t, key, msg)
                 return
             except discord.NotFound:
                 pass  # deleted by someone: post a fresh one
-        msg = await channel.send(embed=embed, **_view_kw(view))
-        self._rendered[key] = digest
-        await self.service.set_message(t.id, "table", msg.id)
+        self._attached.pop(key, None)
+        sent = await channel.send(**await self._send_kw(key, msg, picture))
+        await self._sent(t, key, msg)
+        await self.service.set_message(t.id, "table", sent.id)
+
+    # ============================================================== how a message is sent
+    def _is_v2(self, t: Table, key: tuple[Any, ...]) -> bool:
+        """Whether the message under ``key`` is a V2 message (remembered with the table across restarts)."""
+        if key in self._v2:
+            return self._v2[key]
+        name = _persisted(key)
+        return bool(name and t.messages.get(f"v2:{name}"))
+
+    async def _sent(self, t: Table, key: tuple[Any, ...], msg: Message) -> None:
+        self._rendered[key] = msg.digest
+        self._attached[key] = msg.picture
+        self._v2[key] = msg.v2
+        name = _persisted(key)
+        if name is not None and bool(t.messages.get(f"v2:{name}")) != msg.v2:
+            await self.service.set_message(t.id, f"v2:{name}", 1 if msg.v2 else None)
+
+    def _learn(self, key: tuple[Any, ...], message: discord.Message | None) -> None:
+        """What a clicked message carries, read from the message itself (exact, also after a restart)."""
+        if message is None:
+            return
+        self._v2[key] = message.flags.components_v2
+        self._attached[key] = message.attachments[0].filename if message.attachments else None
+
+    async def _files(self, key: tuple[Any, ...], msg: Message, picture: Scene | None) -> list[discord.File] | None:
+        """The attachments an edit sends: ``None`` keeps the message's (the picture did not change), ``[]``
+        removes them, a new picture replaces them. A picture is uploaded only when it changed."""
+        current = self._attached.get(key, _UNKNOWN)
+        if msg.picture is None or picture is None:
+            return None if current is None or not msg.v2 else []
+        if current == msg.picture:
+            return None
+        return [await self.pictures.file(picture, msg.picture)]
+
+    async def _edit_kw(self, key: tuple[Any, ...], msg: Message, picture: Scene | None) -> dict[str, Any]:
+        if not msg.v2:
+            return {"content": None, "embed": msg.embed, "view": msg.view}
+        kw: dict[str, Any] = {"content": None, "embed": None, "view": msg.view}
+        files = await self._files(key, msg, picture)
+        if files is not None:
+            kw["attachments"] = files
+        return kw
+
+    async def _send_kw(self, key: tuple[Any, ...], msg: Message, picture: Scene | None) -> dict[str, Any]:
+        """``send`` takes no ``view=None``; pass the arguments only when there is something to pass."""
+        kw: dict[str, Any] = {}
+        if msg.embed is not None:
+            kw["embed"] = msg.embed
+        if msg.view is not None:
+            kw["view"] = msg.view
+        if msg.picture is not None and picture is not None:
+            kw["file"] = await self.pictures.file(picture, msg.picture)
+        return kw
 
     # ============================================================== private panels
-    def _private(self, t: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
+    async def _private(self, t: Table, seat: int, key: tuple[Any, ...]) -> tuple[Message, HandScene | None]:
+        """A seat's hand from its own view only: V2 with the hand picture when the player's pictures are on."""
         screen = screens.seat_screen(t, seat, self.service.forced_action(t, seat))
-        extra: list[discord.ui.Item[Any]] = []
-        if screen.away:
-            extra.append(TableButton.make(t.id, "back", "I'm back", style=discord.ButtonStyle.primary))
-        view = view_of(screen.panel, t.id, t.version, screen.legal, extra) if screen.live else None
-        embed = embed_of(screen.panel, registry.get(t.game_id).colour)
-        embed.set_author(name=f"{registry.title(t.game_id)} — table #{t.id} — seat {seat + 1}")
-        return embed, view
+        spec = registry.get(t.game_id)
+        author = f"{spec.title} — table #{t.id} — seat {seat + 1}"
+
+        def extra() -> list[discord.ui.Item[Any]]:
+            if not screen.away:
+                return []
+            return [TableButton.make(t.id, "back", "I'm back", style=discord.ButtonStyle.primary)]
+
+        user_id = t.seats[seat].user_id
+        on = user_id is not None and await self.pictures.for_user(t.guild_id, user_id)
+        picture = screen.picture if on else None
+        if picture is None and not self._is_v2(t, key):
+            view = view_of(screen.panel, t.id, t.version, screen.legal, extra()) if screen.live else None
+            embed = embed_of(screen.panel, spec.colour)
+            embed.set_author(name=author)
+            return embed_message(embed, view), None
+        rows = comp.control_rows(screen.panel, t.id, t.version, screen.legal, extra()) if screen.live else []
+        name = self.pictures.filename("hand", picture) if picture is not None else None
+        alt = ""
+        if picture is not None:
+            alt = "Your hand: " + ", ".join(spec.renderer.card_label(c) for c in picture.cards_shown)
+        return layout_message(screen.panel, spec.colour, rows, picture=name, author=author, alt=alt), picture
 
     async def _render_dm(self, t: Table, seat: int) -> None:
         user_id = t.seats[seat].user_id
         if user_id is None or t.game is None or (t.id, seat) in self._dm_failed:
             return
-        embed, view = self._private(t, seat)
         key = ("dm", t.id, seat)
-        digest = _digest(embed, view)
-        if self._rendered.get(key) == digest:
+        msg, picture = await self._private(t, seat, key)
+        if self._rendered.get(key) == msg.digest:
             return
         try:
             ch_id = t.messages.get(f"dmch:{seat}")
@@ -299,14 +387,17 @@ class TablesCog(commands.Cog, name="Tables"):
             mid = t.messages.get(f"dm:{seat}")
             if mid is not None:
                 try:
-                    await channel.get_partial_message(mid).edit(embed=embed, view=view)
-                    self._rendered[key] = digest
+                    kw = await self._edit_kw(key, msg, picture)
+                    kw.pop("content")  # a hand message never had content; leave it out as before
+                    await channel.get_partial_message(mid).edit(**kw)
+                    await self._sent(t, key, msg)
                     return
                 except discord.NotFound:
                     pass
-            msg = await channel.send(embed=embed, **_view_kw(view))
-            self._rendered[key] = digest
-            await self.service.set_message(t.id, f"dm:{seat}", msg.id)
+            self._attached.pop(key, None)
+            sent = await channel.send(**await self._send_kw(key, msg, picture))
+            await self._sent(t, key, msg)
+            await self.service.set_message(t.id, f"dm:{seat}", sent.id)
         except discord.Forbidden:
             # DMs closed (50007) or blocked: never drop the player, point them at the ephemeral fallback.
             self._dm_failed.add((t.id, seat))
@@ -328,14 +419,15 @@ class TablesCog(commands.Cog, name="Tables"):
         if time.monotonic() - since > EPHEMERAL_TTL:
             self._ephemeral.pop((t.id, user_id), None)
             return
-        embed, view = self._private(t, seat)
         key = ("eph", t.id, seat)
-        digest = _digest(embed, view)
-        if self._rendered.get(key) == digest:
+        msg, picture = await self._private(t, seat, key)
+        if self._rendered.get(key) == msg.digest:
             return
         try:
-            await interaction.edit_original_response(embed=embed, view=view)
-            self._rendered[key] = digest
+            kw = await self._edit_kw(key, msg, picture)
+            kw.pop("content")
+            await interaction.edit_original_response(**kw)
+            await self._sent(t, key, msg)
         except discord.HTTPException:
             self._ephemeral.pop((t.id, user_id), None)
 
@@ -502,27 +594,33 @@ class TablesCog(commands.Cog, name="Tables"):
         if seat is None or t.game is None:
             await interaction.response.defer()
             return
-        # Answer the click by updating the very message clicked: one request acknowledges and re-renders.
-        embed, view = self._private(t, seat)
+        # Answer the click by updating the very message clicked: one request acknowledges and re-renders (and
+        # carries the new hand picture, when it changed).
         in_dm = interaction.guild_id is None
         key = ("dm", t.id, seat) if in_dm else ("eph", t.id, seat)
-        self._rendered[key] = _digest(embed, view)
-        if not in_dm:
+        self._learn(key, interaction.message)
+        msg, picture = await self._private(t, seat, key)
+        self._rendered[key] = msg.digest  # claimed now: a render scheduled meanwhile finds nothing to do
+        kw = await self._edit_kw(key, msg, picture)
+        kw.pop("content")
+        await interaction.response.edit_message(**kw)
+        await self._sent(t, key, msg)
+        if not in_dm:  # only now: an edit of the original response before the response itself fails
             self._ephemeral[(t.id, uid)] = (interaction, time.monotonic())
-        await interaction.response.edit_message(embed=embed, view=view)
 
     async def _show_hand(self, interaction: discord.Interaction[Any], tid: int) -> None:
         t = self.service.get(tid)
         seat = t.seat_of(interaction.user.id)
         if seat is None or t.game is None:
             raise TableError("You are not playing at this table.")
-        embed, view = self._private(t, seat)
+        key = ("eph", t.id, seat)
+        self._v2.pop(key, None)  # a new message: its form is chosen afresh
+        self._attached.pop(key, None)
+        msg, picture = await self._private(t, seat, key)
+        self._rendered[key] = msg.digest
+        await interaction.response.send_message(**await self._send_kw(key, msg, picture), ephemeral=True)
+        await self._sent(t, key, msg)
         self._ephemeral[(t.id, interaction.user.id)] = (interaction, time.monotonic())
-        self._rendered[("eph", t.id, seat)] = _digest(embed, view)
-        if view is None:
-            await interaction.response.send_message(embed=embed, ephemeral=True)
-        else:
-            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     # ============================================================== /table commands
     def _here(self, interaction: discord.Interaction[Any]) -> Table:
@@ -548,7 +646,9 @@ class TablesCog(commands.Cog, name="Tables"):
         await interaction.response.send_message("Here is the table.", ephemeral=True)
         old = t.messages.get("table")
         await self.service.set_message(t.id, "table", None)
-        self._rendered.pop(("table", t.id), None)
+        for known in (self._rendered, self._attached, self._v2):
+            known.pop(("table", t.id), None)
+        await self.service.set_message(t.id, "v2:table", None)  # a new message: its form is chosen afresh
         await self._render_table_message(t)
         if old is not None:
             with contextlib.suppress(discord.HTTPException):
@@ -557,6 +657,15 @@ class TablesCog(commands.Cog, name="Tables"):
     @table.command(name="hand", description="Show your hand and choices (only you can see it)")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         await self._show_hand(interaction, self._here(interaction).id)
+
+    @table.command(name="images", description="Card pictures in your hands and DMs: on, off, or as the server says")
+    @app_commands.describe(mode="on: pictures with the text; off: text only; server: the server's setting")
+    async def images(self, interaction: discord.Interaction[Any], mode: Literal["on", "off", "server"]) -> None:
+        if self.pictures.preferences is None:
+            raise TableError("Preferences are not available.")
+        await self.pictures.preferences.set_images(interaction.user.id, None if mode == "server" else mode == "on")
+        what = {"on": "Card pictures on", "off": "Text only", "server": "As this server is set"}[mode]
+        await interaction.response.send_message(f"{what} for your hands, from your next update.", ephemeral=True)
 
     @table.command(name="back", description="Take your seat back from the computer")
     async def back(self, interaction: discord.Interaction[Any]) -> None:
@@ -606,17 +715,40 @@ def _custom_ids(components: list[Any]) -> set[str]:
         if cid:
             out.add(cid)
         out |= _custom_ids(list(getattr(c, "children", []) or []))
+        accessory = getattr(c, "accessory", None)
+        if accessory is not None:
+            out |= _custom_ids([accessory])
     return out
 
 
-def _digest(embed: discord.Embed, view: discord.ui.View | None) -> str:
-    payload = repr(embed.to_dict()) + repr(view.to_components() if view is not None else None)
-    return hashlib.blake2b(payload.encode(), digest_size=16).hexdigest()
+_UNKNOWN = "?"  # what a message carries when this process has not sent it (e.g. after a restart)
 
 
-def _view_kw(view: discord.ui.View | None) -> dict[str, Any]:
-    """``send`` takes no ``view=None``; pass the argument only when there are components."""
-    return {} if view is None else {"view": view}
+def _persisted(key: tuple[Any, ...]) -> str | None:
+    """The name under which a message's form is saved with the table: its table message and DMs (an
+    ephemeral hand lives 15 minutes and never outlives the process)."""
+    if key[0] == "table":
+        return "table"
+    if key[0] == "dm":
+        return f"dm:{key[2]}"
+    return None
+
+
+def _rows_of(items: list[discord.ui.Item[Any]]) -> list[list[discord.ui.Item[Any]]]:
+    """Table buttons in their legacy rows (``row=None``: the first row with room, as discord.py places them)."""
+    rows: list[list[discord.ui.Item[Any]]] = []
+    placed: dict[int, list[discord.ui.Item[Any]]] = {}
+    for item in items:
+        if item.row is not None:
+            placed.setdefault(item.row, []).append(item)
+    for r in sorted(placed):
+        rows.append(placed[r])
+    for item in items:
+        if item.row is None:
+            if not rows or len(rows[-1]) >= 5 or any(isinstance(i, TableSelect) for i in rows[-1]):
+                rows.append([])
+            rows[-1].append(item)
+    return rows
 
 
 def _confirm(tid: int, op: str, label: str) -> discord.ui.View:
@@ -632,4 +764,5 @@ def _is_admin(interaction: discord.Interaction[Any]) -> bool:
 
 async def setup(bot: commands.Bot) -> None:
     s = services_of(bot)
-    await bot.add_cog(TablesCog(bot, s.tables, edit_interval=s.edit_interval))
+    pictures = Pictures(s.guild_settings, s.preferences, s.pictures, default=s.images_default)
+    await bot.add_cog(TablesCog(bot, s.tables, edit_interval=s.edit_interval, pictures=pictures))

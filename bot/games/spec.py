@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.ai.base import Agent, AgentFactory, RandomAgent
 from bot.ai.strong import GameSearch
 from bot.engine.notation import Notation
 from bot.engine.protocol import Action, Game, OptionSpec, Settlement, View
 from bot.render.base import Panel
+
+if TYPE_CHECKING:  # the scenes are plain data; importing them at run time would load Pillow with every game
+    from bot.images.scene import HandScene, TableScene
 
 
 class Renderer(Protocol):
@@ -43,6 +46,25 @@ class Renderer(Protocol):
     def after_action(self, before: View, after: View, names: list[str]) -> list[str]:
         """Public lines once an action is done (e.g. hidden bids revealed, a round's outcome)."""
         ...
+
+
+class Pictures(Protocol):
+    """Views -> the inputs of the card pictures (optional: a renderer without them gets text-only messages).
+
+    Like the panels, a table picture comes from the public view only and a hand picture from that seat's view
+    only, so a picture cannot show a card its message could not name.
+    """
+
+    def table_picture(self, view: View, names: list[str]) -> TableScene | None: ...
+
+    def hand_picture(self, view: View) -> HandScene | None: ...
+
+
+def pictures_of(renderer: Renderer) -> Pictures | None:
+    """The renderer's pictures, if its game draws any (a game's ``render`` module re-exports its ``pictures``)."""
+    if callable(getattr(renderer, "table_picture", None)) and callable(getattr(renderer, "hand_picture", None)):
+        return renderer  # type: ignore[return-value]
+    return None
 
 
 #: ``(summary, number of seats) -> (teams as seat lists, their 1-based ranks)`` for the ratings: ``None`` when the

@@ -1,9 +1,9 @@
 """What each message of a table shows, decided once and Discord-free: the cog only turns these into components.
 
 The table message is built from the public view only (:func:`table_screen`), a seat's private message from
-that seat's view only (:func:`seat_screen`); the rules that decide which controls a message offers (who may
-act, a forced card needs no button, an away player gets *I'm back*, an open-ended session a vote) live here
-or in the service, never in the cog.
+that seat's view only (:func:`seat_screen`), and so is each one's picture (a scene: the renderer's input); the
+rules that decide which controls a message offers (who may act, a forced card needs no button, an away player
+gets *I'm back*, an open-ended session a vote) live here or in the service, never in the cog.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from typing import Any
 from bot.engine.errors import IllegalAction
 from bot.engine.protocol import Action, GameResult
 from bot.games import registry
+from bot.games.spec import pictures_of
+from bot.images.scene import HandScene, TableScene
 from bot.render.base import Panel, Section
 
 from .model import Table
@@ -36,6 +38,8 @@ class TableScreen:
     buttons: list[str] = field(default_factory=list)
     #: the lobby's computer levels (a select when there is more than one)
     levels: list[str] = field(default_factory=list)
+    #: what the table picture shows (``None``: no picture, e.g. the lobby or a game without pictures)
+    picture: TableScene | None = None
 
 
 @dataclass(slots=True)
@@ -48,6 +52,8 @@ class SeatScreen:
     live: bool
     #: the computer plays this seat: the message offers *I'm back*
     away: bool
+    #: the seat's hand as a picture (``None``: no picture)
+    picture: HandScene | None = None
 
 
 def _title(t: Table) -> str:
@@ -58,21 +64,24 @@ def table_screen(t: Table) -> TableScreen:
     if t.status == "lobby" or t.game is None:
         return _lobby_screen(t)
     game = t.game
-    panel = registry.renderer(t.game_id).public_panel(game.public_view(), t.names)
+    public = game.public_view()
+    panel = registry.renderer(t.game_id).public_panel(public, t.names)
+    pictures = pictures_of(registry.renderer(t.game_id))
+    picture = pictures.table_picture(public, t.names) if pictures is not None else None
     away = [s.name for s in t.seats if s.away]
     if away:
         panel.footer = (panel.footer + "\n" if panel.footer else "") + "🤖 playing for: " + ", ".join(away)
     if t.status != "running":
         panel.title = f"{panel.title} — {'finished' if t.status == 'finished' else 'cancelled'}"
         again = t.status == "finished" and t.tournament_id is None
-        return TableScreen(panel, ["again"] if again else [])
+        return TableScreen(panel, ["again"] if again else [], picture=picture if t.status == "finished" else None)
     buttons = ["hand"]
     if away:
         buttons.append("back")
     if game.open_ended:
         buttons.append("vote")  # open-ended sessions: everyone may vote to stop after the current hand
     buttons.append("end")
-    return TableScreen(panel, buttons)
+    return TableScreen(panel, buttons, picture=picture)
 
 
 def _lobby_screen(t: Table) -> TableScreen:
@@ -103,7 +112,10 @@ def seat_screen(t: Table, seat: int, forced: Action | None) -> SeatScreen:
     """``forced``: the action the service plays for this seat at once (its only card), if any."""
     assert t.game is not None
     game = t.game
-    panel = registry.renderer(t.game_id).private_panel(game.view(seat), t.names)
+    view = game.view(seat)
+    panel = registry.renderer(t.game_id).private_panel(view, t.names)
+    pictures = pictures_of(registry.renderer(t.game_id))
+    picture = pictures.hand_picture(view) if pictures is not None else None
     live = t.status == "running"
     away = live and t.seats[seat].away
     if not live:
@@ -117,7 +129,10 @@ def seat_screen(t: Table, seat: int, forced: Action | None) -> SeatScreen:
     if forced is not None:
         panel.controls = []  # a forced card is played for the seat at once: no button to race with
         legal = []
-    return SeatScreen(panel, legal, live, away)
+    if picture is not None and (not panel.controls or away) and picture.legal is not None:
+        # no card may be clicked now (forced, away, closed): the picture marks none as playable either
+        picture = HandScene(picture.deck, picture.cards_shown, None, picture.groups)
+    return SeatScreen(panel, legal, live, away, picture)
 
 
 def is_moving(t: Table, seat: int) -> bool:

@@ -24,7 +24,9 @@ from bot.endpoints import apply_endpoints
 ACTION_ID = re.compile(r"^t[bs]:(?P<tid>\d+):(?P<op>act|pick|field|ok):(?P<ver>\d+):")
 
 
-def settings_for(fake: FakeDiscord, db: Path, dev_guild: int | None = None) -> Settings:
+def settings_for(fake: FakeDiscord, db: Path, dev_guild: int | None = None, *, images: bool = False) -> Settings:
+    """Settings for a bot against ``fake``; text-only messages unless ``images`` (the scenarios written before
+    pictures read embeds; tests/e2e/test_pictures_e2e.py plays with pictures)."""
     return Settings(
         token=fake.token,
         database=db,
@@ -34,16 +36,26 @@ def settings_for(fake: FakeDiscord, db: Path, dev_guild: int | None = None) -> S
         log_level="INFO",
         turn_timeout=90,
         ai_workers=1,
+        images=images,
     )
 
 
 async def start_bot(
-    fake: FakeDiscord, db: Path, dev_guild: int | None = None, *, edit_interval: float = 0.05
+    fake: FakeDiscord,
+    db: Path,
+    dev_guild: int | None = None,
+    *,
+    edit_interval: float = 0.05,
+    images: bool = False,
 ) -> tuple[TavoloBot, Any]:
-    """Start the real bot in this process against the fake; returns (bot, its task)."""
+    """Start the real bot in this process against the fake; returns (bot, its task).
+
+    ``images``: messages show card pictures unless a server or player turned them off (the bot's default). The
+    scenarios written before pictures read the embeds of text-only messages, so they leave it off.
+    """
     import asyncio
 
-    settings = settings_for(fake, db, dev_guild)
+    settings = settings_for(fake, db, dev_guild, images=images)
     apply_endpoints(settings.api_base, settings.gateway_url)
     bot = TavoloBot(settings, edit_interval=edit_interval)
     task = asyncio.create_task(bot.start(settings.token))
@@ -86,9 +98,9 @@ class Player:
 
     def panel(self) -> st.Message | None:
         """The newest message holding this player's hand: their DM, else their newest ephemeral hand."""
-        candidates = [m for m in self.user.dm_messages() if m.embeds]
+        candidates = [m for m in self.user.dm_messages() if m.embeds or m.is_v2]
         if not candidates:
-            candidates = [m for m in self.user.ephemerals() if m.embeds and "seat" in m.text()]
+            candidates = [m for m in self.user.ephemerals() if (m.embeds or m.is_v2) and "seat" in m.text()]
         return candidates[-1] if candidates else None
 
     def choices(self) -> list[dict[str, Any]]:

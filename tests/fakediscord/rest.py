@@ -238,20 +238,22 @@ class RestApi:
                     except ValueError:
                         raise ApiError(400, 50109, "The request body contains invalid JSON.") from None
                 else:
-                    data = await part.read()  # type: ignore[union-attr]
+                    data = bytes(await part.read())  # type: ignore[union-attr]
                     filename = getattr(part, "filename", None) or name or "file"
                     attachment_id = self.fake.world.ids.next()
-                    self.fake.files[str(attachment_id)] = bytes(data)
-                    attachments.append(
-                        {
-                            "id": str(attachment_id),
-                            "filename": filename,
-                            "size": len(data),
-                            "url": f"{self.fake.api_base}/attachments/{attachment_id}/{filename}",
-                            "proxy_url": f"{self.fake.api_base}/attachments/{attachment_id}/{filename}",
-                            "content_type": part.headers.get("Content-Type", "application/octet-stream"),
-                        }
-                    )
+                    attachment: JSON = {
+                        "id": str(attachment_id),
+                        "filename": filename,
+                        "size": len(data),
+                        "url": f"{self.fake.api_base}/attachments/{attachment_id}/{filename}",
+                        "proxy_url": f"{self.fake.api_base}/attachments/{attachment_id}/{filename}",
+                        "content_type": part.headers.get("Content-Type", "application/octet-stream"),
+                    }
+                    png = _png_size(data)
+                    if png is not None:  # Discord detects images and reports their size and type
+                        attachment.update(content_type="image/png", width=png[0], height=png[1])
+                    self.fake.world.files[str(attachment_id)] = data
+                    attachments.append(attachment)
             return payload, attachments
         raw = await request.read()
         if not raw:
@@ -505,7 +507,7 @@ class RestApi:
         if message.author.id != self.fake.bot_user.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         body = request.json()
-        _check_message_body(body, request.attachments, creating=False)
+        _check_message_body(body, request.attachments, creating=False, message=message)
         self.fake._edit_message(message, body, request.attachments)
         return 200, message.payload()
 
@@ -677,7 +679,7 @@ class RestApi:
         record = self._webhook_interaction(request)
         message = self._webhook_message(request, record)
         body = request.json()
-        _check_message_body(body, request.attachments, creating=False)
+        _check_message_body(body, request.attachments, creating=False, message=message)
         self.fake._edit_message(message, body, request.attachments)
         return 200, message.payload()
 
@@ -687,12 +689,36 @@ class RestApi:
         return 204, None
 
 
-def _check_message_body(body: JSON, attachments: list[JSON], *, creating: bool) -> None:
+def _check_message_body(
+    body: JSON, attachments: list[JSON], *, creating: bool, message: st.Message | None = None
+) -> None:
+    """``attachments``: the files uploaded with the request; ``message``: the message an edit changes."""
     if creating and not attachments and is_empty_message(body):
         raise ApiError(400, 50006, "Cannot send an empty message")
-    errors = validate_message(body)
+    names = {str(a["filename"]) for a in attachments}
+    current: JSON | None = None
+    if message is not None:
+        current = {
+            "content": message.content,
+            "embeds": message.embeds,
+            "components": message.components,
+            "flags": message.flags,
+        }
+        if "attachments" in body or attachments:
+            keep = {str(a.get("id")) for a in body.get("attachments") or []}
+            names |= {str(a["filename"]) for a in message.attachments if a["id"] in keep}
+        else:
+            names |= {str(a["filename"]) for a in message.attachments}  # an edit without them keeps them all
+    errors = validate_message(body, current, names)
     if errors:
         raise ApiError.form(errors)
+
+
+def _png_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) of PNG bytes, read from the IHDR chunk; ``None`` for anything else."""
+    if len(data) < 24 or not data.startswith(b"\x89PNG\r\n\x1a\n") or data[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
 _COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")

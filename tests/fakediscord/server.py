@@ -67,7 +67,7 @@ class FakeDiscord:
         self.rest = RestApi(self)
         self.users: dict[int, FakeUser] = {}
         #: uploaded files by attachment id (message attachments, and files users attach to slash commands)
-        self.files: dict[str, bytes] = {}
+        self.files: dict[str, bytes] = self.world.files
 
         #: Every REST request, in arrival order.
         self.requests: list[RecordedRequest] = []
@@ -682,7 +682,7 @@ class FakeDiscord:
             source = self.world.messages[record.source_message_id]
             record.original_message_id = source.id
             if callback_type == 7:
-                _check_message_body(data, list(attachments), creating=False)
+                _check_message_body(data, list(attachments), creating=False, message=source)
                 self._edit_message(source, data, attachments)
             return source
         if callback_type == 8:

@@ -322,6 +322,11 @@ class Message:
     def loading(self) -> bool:
         return bool(self.flags & FLAG_LOADING)
 
+    @property
+    def is_v2(self) -> bool:
+        """A Components V2 message: its text lives in text displays, its pictures in media galleries."""
+        return bool(self.flags & FLAG_COMPONENTS_V2)
+
     def payload(self) -> JSON:
         data: JSON = {
             "id": str(self.id),
@@ -381,6 +386,20 @@ class Message:
             for option in component.get("options") or []:
                 parts += [option.get("label") or "", option.get("description") or ""]
         return "\n".join(p for p in parts if p)
+
+    def media_urls(self) -> list[str]:
+        """The urls of every media gallery item, thumbnail and file component (V2), in display order."""
+        urls: list[str] = []
+        for c in iter_components(self.components):
+            for item in c.get("items") or []:
+                urls.append(str((item.get("media") or {}).get("url") or ""))
+            for key in ("media", "file"):
+                if isinstance(c.get(key), dict):
+                    urls.append(str(c[key].get("url") or ""))
+        return urls
+
+    def attachment(self, filename: str) -> JSON | None:
+        return next((a for a in self.attachments if a.get("filename") == filename), None)
 
     def snapshot(self) -> Revision:
         return Revision(
@@ -494,6 +513,7 @@ class World:
         self.commands: dict[int, Command] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         self.interactions_by_token: dict[str, InteractionRecord] = {}
+        self.files: dict[str, bytes] = {}  # attachment id -> the uploaded bytes
 
     # -- users and guilds -------------------------------------------------
 

@@ -35,6 +35,24 @@ BUTTON = 2
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 ACTION_ROW = 1
 
+# Components V2 (message flag IS_COMPONENTS_V2)
+FLAG_COMPONENTS_V2 = 1 << 15
+SECTION = 9
+TEXT_DISPLAY = 10
+THUMBNAIL = 11
+MEDIA_GALLERY = 12
+FILE = 13
+SEPARATOR = 14
+CONTAINER = 17
+MAX_V2_COMPONENTS = 40
+MAX_V2_TEXT = 4000
+MAX_GALLERY_ITEMS = 10
+MAX_SECTION_TEXTS = 3
+#: what may stand at the top level of a V2 message, and inside a container
+V2_TOP_LEVEL = frozenset({ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER})
+V2_IN_CONTAINER = frozenset({ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR})
+ATTACHMENT_SCHEME = "attachment://"
+
 
 class FormErrors:
     """Collects field errors and renders Discord's nested ``errors`` object."""
@@ -172,21 +190,93 @@ def _validate_row(row: JSON, path: Path, errors: FormErrors) -> None:
             _validate_select(child, (*path, "components", i), errors)
 
 
-def _walk_v2(component: JSON, path: Path, errors: FormErrors) -> None:
-    """Components V2 containers may nest rows; validate whatever interactive parts we find."""
+def _check_media(media: Any, path: Path, errors: FormErrors, attachments: set[str] | None) -> None:
+    url = media.get("url") if isinstance(media, dict) else None
+    if not url:
+        errors.add((*path, "url"), "BASE_TYPE_REQUIRED", "This field is required")
+        return
+    if str(url).startswith(ATTACHMENT_SCHEME) and attachments is not None:
+        name = str(url)[len(ATTACHMENT_SCHEME) :]
+        if name not in attachments:
+            errors.add((*path, "url"), "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND", f"Attachment {name!r} not found")
+
+
+def _walk_v2(component: JSON, path: Path, errors: FormErrors, attachments: set[str] | None, parent: int | None) -> None:
+    """One V2 component: the types allowed where it stands, its own limits, then its children."""
     ctype = component.get("type")
+    allowed = V2_TOP_LEVEL if parent is None else V2_IN_CONTAINER
+    if ctype not in allowed:
+        where = "at the top level" if parent is None else "in a container"
+        errors.add((*path, "type"), "COMPONENT_TYPE_INVALID", f"Component type {ctype} is not allowed {where}")
+        return
     if ctype == ACTION_ROW:
         _validate_row(component, path, errors)
         return
-    accessory = component.get("accessory")
-    if isinstance(accessory, dict) and accessory.get("type") == BUTTON:
-        _validate_button(accessory, (*path, "accessory"), errors)
-    for i, child in enumerate(component.get("components") or []):
-        _walk_v2(child, (*path, "components", i), errors)
+    if ctype == TEXT_DISPLAY:
+        if not component.get("content"):
+            errors.add((*path, "content"), "BASE_TYPE_REQUIRED", "This field is required")
+        return
+    if ctype == MEDIA_GALLERY:
+        items = component.get("items") or []
+        if not 1 <= len(items) <= MAX_GALLERY_ITEMS:
+            errors.add(
+                (*path, "items"), "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {MAX_GALLERY_ITEMS} in length."
+            )
+        for i, item in enumerate(items):
+            _check_media(item.get("media"), (*path, "items", i, "media"), errors, attachments)
+            errors.too_long((*path, "items", i, "description"), item.get("description"), 1024)
+        return
+    if ctype == FILE:
+        _check_media(component.get("file"), (*path, "file"), errors, attachments)
+        url = str((component.get("file") or {}).get("url") or "")
+        if not url.startswith(ATTACHMENT_SCHEME):
+            errors.add((*path, "file", "url"), "COMPONENT_INVALID", "A file component only takes attachment:// urls")
+        return
+    if ctype == SEPARATOR:
+        if component.get("spacing", 1) not in (1, 2):
+            errors.add((*path, "spacing"), "BASE_TYPE_CHOICES", "Value must be one of (1, 2).")
+        return
+    if ctype == SECTION:
+        texts = component.get("components") or []
+        if not 1 <= len(texts) <= MAX_SECTION_TEXTS:
+            errors.add(
+                (*path, "components"), "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {MAX_SECTION_TEXTS} in length."
+            )
+        for i, child in enumerate(texts):
+            if child.get("type") != TEXT_DISPLAY:
+                errors.add((*path, "components", i, "type"), "COMPONENT_TYPE_INVALID", "A section holds text displays")
+        accessory = component.get("accessory")
+        if not isinstance(accessory, dict):
+            errors.add((*path, "accessory"), "BASE_TYPE_REQUIRED", "This field is required")
+        elif accessory.get("type") == BUTTON:
+            _validate_button(accessory, (*path, "accessory"), errors)
+        elif accessory.get("type") == THUMBNAIL:
+            _check_media(accessory.get("media"), (*path, "accessory", "media"), errors, attachments)
+        else:
+            errors.add((*path, "accessory", "type"), "COMPONENT_TYPE_INVALID", "An accessory is a button or thumbnail")
+        return
+    # a container: its children, none of them another container
+    children = component.get("components") or []
+    if not children:
+        errors.add((*path, "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 40 in length.")
+    for i, child in enumerate(children):
+        _walk_v2(child, (*path, "components", i), errors, attachments, CONTAINER)
 
 
-def validate_components(components: list[JSON], flags: int, errors: FormErrors) -> None:
-    components_v2 = bool(flags & (1 << 15))
+def count_components(components: list[JSON]) -> int:
+    """Components as Discord counts them towards the 40 of a V2 message: every one, nested ones included."""
+    return len(iter_components(components))
+
+
+def v2_text_length(components: list[JSON]) -> int:
+    return sum(len(c.get("content") or "") for c in iter_components(components) if c.get("type") == TEXT_DISPLAY)
+
+
+def validate_components(
+    components: list[JSON], flags: int, errors: FormErrors, attachments: set[str] | None = None
+) -> None:
+    """``attachments``: the file names the message will carry (``None``: unknown, references are not checked)."""
+    components_v2 = bool(flags & FLAG_COMPONENTS_V2)
     if not components_v2:
         if len(components) > MAX_ACTION_ROWS:
             errors.add(
@@ -201,7 +291,17 @@ def validate_components(components: list[JSON], flags: int, errors: FormErrors) 
             _validate_row(row, ("components", i), errors)
     else:
         for i, component in enumerate(components):
-            _walk_v2(component, ("components", i), errors)
+            _walk_v2(component, ("components", i), errors, attachments, None)
+        if count_components(components) > MAX_V2_COMPONENTS:
+            errors.add(
+                ("components",),
+                "BASE_TYPE_MAX_LENGTH",
+                f"Must be {MAX_V2_COMPONENTS} or fewer in length (nested components included).",
+            )
+        if v2_text_length(components) > MAX_V2_TEXT:
+            errors.add(
+                ("components",), "COMPONENT_MAX_TOTAL_TEXT_LENGTH", f"Total text must be {MAX_V2_TEXT} or fewer."
+            )
     custom_ids = [c.get("custom_id") for c in iter_components(components) if c.get("custom_id")]
     if len(custom_ids) != len(set(custom_ids)):
         errors.add(("components",), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
@@ -213,15 +313,33 @@ def is_empty_message(body: JSON) -> bool:
     return not any(body.get(k) for k in keys)
 
 
-def validate_message(body: JSON) -> FormErrors:
-    """Checks the parts of a create/edit message body that Discord limits."""
+def validate_message(body: JSON, current: JSON | None = None, attachments: set[str] | None = None) -> FormErrors:
+    """Checks the parts of a create/edit message body that Discord limits.
+
+    ``current``: for an edit, the message as it is (``content``, ``embeds``, ``components``, ``flags``): an edit
+    is checked as the message it makes, e.g. a V2 message stays V2 and so still takes no embeds. ``attachments``:
+    the file names the message carries afterwards (uploaded or kept), which ``attachment://`` references name.
+    """
     errors = FormErrors()
+    merged = {**(current or {}), **{k: v for k, v in body.items() if k != "flags" or v is not None}}
     content = body.get("content")
     errors.too_long(("content",), content, MAX_CONTENT)
     embeds = body.get("embeds") or []
     validate_embeds(embeds, errors)
-    components = body.get("components") or []
-    validate_components(components, int(body.get("flags") or 0), errors)
+    flags = int(merged.get("flags") or 0)
+    was_v2 = bool(int((current or {}).get("flags") or 0) & FLAG_COMPONENTS_V2)
+    if was_v2 and not flags & FLAG_COMPONENTS_V2:
+        errors.add(
+            ("flags",), "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG", "The IS_COMPONENTS_V2 flag cannot be removed"
+        )
+    if flags & FLAG_COMPONENTS_V2:
+        for key in ("content", "embeds", "sticker_ids", "poll"):
+            if merged.get(key):
+                errors.add(
+                    (key,), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", f"{key} cannot be used with V2"
+                )
+    components = merged.get("components") or []
+    validate_components(components, flags, errors, attachments)
     return errors
 
 

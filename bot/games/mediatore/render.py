@@ -15,6 +15,10 @@ from bot.games.mediatore.engine import sort_key
 from bot.render.base import Choice, ComboField, Control, Panel, Section, split_choices
 from bot.render.cards import ITALIAN_SUIT, ITALIAN_SUIT_NAME, italian_label, italian_long, joined
 
+# the views' pictures, offered with the panels (bot.games.spec.Pictures)
+from .pictures import hand_picture as hand_picture
+from .pictures import table_picture as table_picture
+
 CONTRACT_TITLE = {
     "chiamo": "Chiamo",
     "mediatore": "Mediatore",

@@ -11,6 +11,10 @@ from bot.engine.protocol import Action, Settlement
 from bot.render.base import MAX_SELECT_OPTIONS, Choice, ComboField, Control, Panel, Section, split_choices
 from bot.render.cards import FRENCH_SUIT, joined, mighty_label
 
+# the views' pictures, offered with the panels (bot.games.spec.Pictures)
+from .pictures import hand_picture as hand_picture
+from .pictures import table_picture as table_picture
+
 FIELD_MAX = 1024
 DESC_MAX = 4096
 _SUIT_ORDER = ("S", "H", "C", "D")

@@ -13,6 +13,10 @@ from bot.games.wizard.engine import sort_hand
 from bot.render.base import MAX_ROWS, Choice, Control, Panel, Section, split_choices
 from bot.render.cards import FRENCH_SUIT, FRENCH_SUIT_NAME, joined, wizard_label
 
+# the views' pictures, offered with the panels (bot.games.spec.Pictures)
+from .pictures import hand_picture as hand_picture
+from .pictures import table_picture as table_picture
+
 FIELD_MAX = 1024
 DESC_MAX = 4096
 SUIT_ORDER = ("S", "H", "D", "C")

@@ -1,0 +1,48 @@
+"""Mighty's pictures: the table from the public view (tricks per seat, the declarer and a revealed friend marked,
+the contract in the middle), a hand from one seat's view (its cards only, the playable ones raised)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.images.scene import HandScene, TableScene, legal_cards, plays, seats_of
+from bot.render.cards import FRENCH_SUIT
+
+DECK = "french"
+
+
+def table_picture(view: dict[str, Any], names: list[str]) -> TableScene | None:
+    n = view["num_seats"]
+    ph = view["phase"]
+    if ph == "over":
+        return None
+    decl = view.get("declarer")
+    teams: list[int | None] = [None] * n
+    if decl is not None and ph != "auction":
+        teams[decl] = 0
+        if view.get("friend") is not None:  # public once revealed (the view says None before)
+            teams[view["friend"]] = 0
+    if ph == "auction":
+        lines = ["pass" if s in view["auction"]["passed"] else "" for s in range(n)]
+        hi = view["auction"].get("high")
+        if hi:
+            lines[hi["seat"]] = f"{hi['n']} {FRENCH_SUIT.get(hi['trump'], 'NT')}"
+    else:
+        lines = [f"{view['tricks_won'][s]} tricks" for s in range(n)]
+    contract = view.get("contract") or view.get("bid")
+    centre = f"{contract['n']}{FRENCH_SUIT.get(contract['trump'], ' NT')}" if contract else None
+    lt = view.get("last_trick") if ph == "play" else None
+    return TableScene(
+        deck=DECK,
+        seats=seats_of(names, n, lines, view["to_move"], teams),
+        trick=plays(view.get("trick")),
+        last_trick=plays(lt) or None,
+        centre_text=centre,
+        last_winner=lt.get("winner") if lt else None,
+    )
+
+
+def hand_picture(view: dict[str, Any]) -> HandScene | None:
+    if not view.get("hand"):
+        return None
+    return HandScene(DECK, tuple(view["hand"]), legal_cards(view))
