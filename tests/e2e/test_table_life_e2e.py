@@ -109,6 +109,52 @@ async def test_halfway_through_a_turn_the_player_gets_a_reminder(fake_discord: F
         await stop_bot(bot, task)
 
 
+async def _alone_with_two_computers(fake: FakeDiscord, bot: Any, channel: Any, alice: Any, *, timer: int) -> Any:
+    """A Wizard table of ``alice`` and two computers, started, with ``alice`` to act and her timer running."""
+    await (await alice.slash(channel, "wizard new", rounds="3-5", turn_timer=timer)).reply()
+    lobby = await fake.wait_for_message(channel, lambda m: m.buttons())
+    for _ in range(2):
+        await (await alice.click(lobby, label="Add computer")).ack()
+    await (await alice.click(lobby, label="Start")).ack()
+    assert bot.tables is not None
+    table = next(iter(bot.tables.tables.values()))
+    player = Player(fake, alice, random.Random(alice.id))
+    await fake.wait_for(lambda: player.can_act() or None)
+    await quiesce(bot)
+    assert table.deadline is not None
+    return table, player
+
+
+async def test_the_turn_deadline_stands_after_a_restart(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """The deadline is stored with the table: after a restart the turn keeps the time it had left (the computer
+    takes over at the original deadline, not a whole timer later)."""
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    alice = fake.add_user("alice")
+    db = tmp_path / "t.db"
+    bot, task = await start_bot(fake, db, dev_guild=guild.id)
+    try:
+        table, _ = await _alone_with_two_computers(fake, bot, channel, alice, timer=600)
+        deadline, version = table.deadline, table.version
+    finally:
+        await stop_bot(bot, task)
+
+    bot, task = await start_bot(fake, db, dev_guild=guild.id)
+    try:
+        assert bot.tables is not None
+        await quiesce(bot)
+        table = bot.tables.get(table.id)
+        assert table.version == version and table.deadline == deadline  # not re-armed with a fresh 600 s
+        assert await bot.tables.tick(deadline - 1) == []
+        assert await bot.tables.tick(deadline + 1) == [table.id]
+        await fake.wait_for_message(channel, lambda m: "ran out of time" in m.text() and "alice" in m.text())
+        await fake.wait_for(lambda: table.version > version)  # the computer played for her
+        fake.assert_clean()
+    finally:
+        await stop_bot(bot, task)
+
+
 async def test_a_reminder_sent_before_a_restart_is_deleted_after_it(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     """The reminder is saved with the table: the bot stops after sending it, starts again, and the reminder still
     goes once the player has acted."""
@@ -119,17 +165,7 @@ async def test_a_reminder_sent_before_a_restart_is_deleted_after_it(fake_discord
     db = tmp_path / "t.db"
     bot, task = await start_bot(fake, db, dev_guild=guild.id)
     try:
-        await (await alice.slash(channel, "wizard new", rounds="3-5", turn_timer=60)).reply()
-        lobby = await fake.wait_for_message(channel, lambda m: m.buttons())
-        for _ in range(2):
-            await (await alice.click(lobby, label="Add computer")).ack()
-        await (await alice.click(lobby, label="Start")).ack()
-        assert bot.tables is not None
-        table = next(iter(bot.tables.tables.values()))
-        player = Player(fake, alice, random.Random(alice.id))
-        await fake.wait_for(lambda: player.can_act() or None)
-        await quiesce(bot)
-        assert table.deadline is not None
+        table, player = await _alone_with_two_computers(fake, bot, channel, alice, timer=60)
         await bot.tables.tick(table.deadline - 20)
         await quiesce(bot)
     finally:
