@@ -416,8 +416,9 @@ class TournamentService:
 
     async def byes(self, tid: int, rnd: int | None = None) -> list[tuple[int, int]]:
         rows = await self.db.fetchall(
-            "SELECT round, user_id FROM tournament_byes WHERE tournament_id = ? AND (? IS NULL OR round = ?)"
-            " ORDER BY round, user_id",
+            # CAST: PostgreSQL must know the parameter's type to test it for NULL.
+            "SELECT round, user_id FROM tournament_byes WHERE tournament_id = ?"
+            " AND (CAST(? AS INTEGER) IS NULL OR round = ?) ORDER BY round, user_id",
             (tid, rnd, rnd),
         )
         return [(int(r[0]), int(r[1])) for r in rows]
