@@ -197,6 +197,21 @@ class Database:
 
     #: "sqlite" or "postgres": for the few queries that must be written per backend (JSON paths).
     dialect = "sqlite"
+    #: ``(shard_count, shard_ids)`` when this process runs only some of the bot's shards: startup then resumes
+    #: only the tables and tournaments of guilds on those shards (see :meth:`shard_condition`).
+    shards: tuple[int, tuple[int, ...]] | None = None
+
+    def shard_condition(self, column: str = "guild_id") -> tuple[str, tuple[int, ...]]:
+        """SQL (`` AND …``) keeping rows whose guild lives on this process's shards — Discord's rule,
+        ``(guild_id >> 22) % shard_count`` — and its parameters; empty when the process runs every shard."""
+        if self.shards is None:
+            return "", ()
+        count, ids = self.shards
+        return f" AND (({column} >> 22) % ?) IN ({','.join('?' * len(ids))})", (count, *ids)
+
+    def shard_of(self, guild_id: int) -> bool:
+        """Whether ``guild_id`` belongs to this process (the same predicate as :meth:`shard_condition`)."""
+        return self.shards is None or (guild_id >> 22) % self.shards[0] in self.shards[1]
 
     def __new__(cls, path: str | os.PathLike[str], **_: Any) -> Database:
         if cls is Database and is_postgres_url(path):

@@ -711,7 +711,8 @@ class TournamentService:
     async def load(self) -> list[Tournament]:
         """Restore open tournaments (after ``TableService.load``) and resume running ones in the background."""
         restored = []
-        for t in await self._select("WHERE status IN ('signup', 'running') ORDER BY id"):
+        shard_sql, shard_params = self.db.shard_condition()  # only the guilds of this process's shards
+        for t in await self._select(f"WHERE status IN ('signup', 'running'){shard_sql} ORDER BY id", shard_params):
             self.tournaments[t.id] = t
             restored.append(t)
             if t.status == "running":
