@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -32,6 +33,17 @@ COGS = (
     "cogs.tournament",
     "cogs.help",
 )
+
+
+async def wait_event(event: asyncio.Event, timeout: float | None) -> None:
+    """The turn timers' wait: until ``event`` is set or ``timeout`` seconds pass.
+
+    ``asyncio.timeout`` rather than ``asyncio.wait_for``: on Python 3.11, ``wait_for`` swallows a cancellation
+    that arrives in the same loop iteration as the event (it returns the finished inner result instead), so
+    stopping the timer task at that moment (shutdown right after a deadline change) waited forever."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(timeout):
+            await event.wait()
 
 
 class TavoloTree(app_commands.CommandTree["TavoloBot"]):
@@ -87,7 +99,11 @@ class TavoloBot(commands.AutoShardedBot):
         self.ledger = Ledger(self.db)
         self.agent_runner = AgentRunner(self.settings.ai_workers)
         self.tables = TableService(
-            self.db, self.ledger, default_timeout=self.settings.turn_timeout, agent_runner=self._run_agent
+            self.db,
+            self.ledger,
+            default_timeout=self.settings.turn_timeout,
+            agent_runner=self._run_agent,
+            timer_wait=wait_event,
         )
         # every service is built here, once; the cogs receive them (bot.services) and only adapt Discord to them
         self.services = Services(
