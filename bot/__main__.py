@@ -26,6 +26,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.records.cli import main as records_main
 
         return records_main(args)
+    if args and args[0] == "db":  # tavolo db copy --from … --to …
+        from bot.dbtool import main as db_main
+
+        return db_main(args)
     return run_bot()
 
 

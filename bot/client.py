@@ -56,14 +56,23 @@ class TavoloTree(app_commands.CommandTree["TavoloBot"]):
             await interaction.response.send_message(text, ephemeral=True)
 
 
-class TavoloBot(commands.Bot):
-    """Tavolo's bot. Slash commands only: it needs no privileged intents and no message content."""
+class TavoloBot(commands.AutoShardedBot):
+    """Tavolo's bot. Slash commands only: it needs no privileged intents and no message content.
+
+    Sharded (Discord's own sharding): one process runs every shard by default; with ``TAVOLO_SHARD_COUNT`` and
+    ``TAVOLO_SHARD_IDS`` several processes share the shards, and each owns the tables, timers and tournaments
+    of the guilds on its shards (``(guild_id >> 22) % shard_count``), so no two processes act on one table."""
 
     def __init__(self, settings: Settings, *, edit_interval: float = 1.0, cogs: tuple[str, ...] = COGS) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channel/thread metadata; everything else arrives as interactions
+        shards: dict[str, Any] = {}
+        if settings.shard_count is not None:
+            shards["shard_count"] = settings.shard_count
+            if settings.shard_ids is not None:
+                shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=TavoloTree
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=TavoloTree, **shards
         )
         self.settings = settings
         self.edit_interval = edit_interval
@@ -77,10 +86,15 @@ class TavoloBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
+        if self.settings.shard_count is not None and self.settings.shard_ids is not None:
+            self.db.shards = (self.settings.shard_count, self.settings.shard_ids)
         self.ledger = Ledger(self.db)
         self.agent_runner = AgentRunner(self.settings.ai_workers)
         self.tables = TableService(
-            self.db, self.ledger, default_timeout=self.settings.turn_timeout, agent_runner=self._run_agent
+            self.db,
+            self.ledger,
+            default_timeout=self.settings.turn_timeout,
+            agent_runner=self._run_agent,
         )
         # every service is built here, once; the cogs receive them (bot.services) and only adapt Discord to them
         self.services = Services(

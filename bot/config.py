@@ -26,7 +26,8 @@ class ConfigError(Exception):
 @dataclass(frozen=True, slots=True)
 class Settings:
     token: str
-    database: Path
+    #: a SQLite path, or a ``postgresql://`` URL (kept as text: a Path would fold its ``//``)
+    database: Path | str
     dev_guild: int | None
     api_base: str | None
     gateway_url: str | None
@@ -35,6 +36,10 @@ class Settings:
     ai_workers: int
     #: card pictures in messages unless a server or player turns them off
     images: bool = True
+    #: Discord shards of the whole bot (None: Discord's recommendation, all in this process)
+    shard_count: int | None = None
+    #: the shards this process runs (None: all of them)
+    shard_ids: tuple[int, ...] | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, dotenv: bool = True) -> Settings:
@@ -53,9 +58,11 @@ class Settings:
         level = env.get("TAVOLO_LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ConfigError("TAVOLO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL.")
+        database = env.get("TAVOLO_DATABASE", "").strip() or "data/tavolo.db"
+        shard_count, shard_ids = _shards(env)
         return cls(
             token=token,
-            database=Path(env.get("TAVOLO_DATABASE", "").strip() or "data/tavolo.db"),
+            database=database if database.startswith(("postgresql://", "postgres://")) else Path(database),
             dev_guild=int(dev_guild) if dev_guild else None,
             api_base=env.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
@@ -63,6 +70,8 @@ class Settings:
             turn_timeout=_int(env, "TAVOLO_TURN_TIMEOUT", 90, MIN_TIMEOUT, MAX_TIMEOUT),
             ai_workers=_int(env, "TAVOLO_AI_WORKERS", 1, 1, 16),
             images=_flag(env, "TAVOLO_IMAGES", True),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
 
 
@@ -75,6 +84,26 @@ def _flag(env: dict[str, str], name: str, default: bool) -> bool:
     if raw in ("0", "false", "no", "off"):
         return False
     raise ConfigError(f"{name} must be on or off.")
+
+
+def _shards(env: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """``TAVOLO_SHARD_COUNT`` and ``TAVOLO_SHARD_IDS`` (``0,1`` or ``0-3``): several processes, each with its shards."""
+    count = _int(env, "TAVOLO_SHARD_COUNT", 0, 1, 4096) or None
+    raw = env.get("TAVOLO_SHARD_IDS", "").strip()
+    if not raw:
+        return count, None
+    if count is None:
+        raise ConfigError("TAVOLO_SHARD_IDS needs TAVOLO_SHARD_COUNT (the shards of all processes together).")
+    ids: set[int] = set()
+    try:
+        for part in raw.split(","):
+            lo, _, hi = part.strip().partition("-")
+            ids.update(range(int(lo), int(hi or lo) + 1))
+    except ValueError:
+        raise ConfigError("TAVOLO_SHARD_IDS must list shard numbers, e.g. 0,1 or 0-3.") from None
+    if not ids or min(ids) < 0 or max(ids) >= count:
+        raise ConfigError(f"TAVOLO_SHARD_IDS must be shard numbers from 0 to {count - 1}.")
+    return count, tuple(sorted(ids))
 
 
 def _int(env: dict[str, str], name: str, default: int, lo: int, hi: int) -> int:

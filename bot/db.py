@@ -1,4 +1,10 @@
-"""The SQLite database: one write connection, numbered migrations, serialized write transactions.
+"""The database: SQLite (the default) or PostgreSQL, one interface; numbered migrations, serialized writes.
+
+``Database.open(target)`` takes a SQLite path (or ``:memory:``) or a ``postgresql://`` URL; for the latter it
+returns a :class:`bot.db_postgres.PostgresDatabase` (asyncpg), which offers the same methods and connection
+interface (:class:`Connection`) and translates the SQLite-flavoured SQL of the services
+(:mod:`bot.db_dialect`). What follows describes the SQLite backend; the PostgreSQL one documents its
+differences.
 
 Usage::
 
@@ -37,17 +43,27 @@ import logging
 import os
 import re
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Protocol, Self
 
 import aiosqlite
 
-__all__ = ["MIGRATIONS_DIR", "Database", "Migration", "MigrationError", "load_migrations"]
+__all__ = [
+    "MIGRATIONS_DIR",
+    "Connection",
+    "Cursor",
+    "Database",
+    "IntegrityError",
+    "Migration",
+    "MigrationError",
+    "is_postgres_url",
+    "load_migrations",
+]
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +83,40 @@ _ACTIVE_TX: ContextVar[frozenset[object]] = ContextVar("tavolo_db_active_tx", de
 
 class MigrationError(RuntimeError):
     """A migration file is malformed, duplicated, or failed to apply."""
+
+
+#: The error both backends raise for a violated constraint or an append-only trigger (PostgreSQL's are
+#: re-raised as a subclass of it), so callers catch one type whatever the backend.
+IntegrityError = sqlite3.IntegrityError
+
+
+def is_postgres_url(target: str | os.PathLike[str]) -> bool:
+    """Whether ``TAVOLO_DATABASE`` names a PostgreSQL server rather than a SQLite file."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+class Cursor(Protocol):
+    """What ``Connection.execute`` returns (the subset of sqlite3's cursor the services use)."""
+
+    @property
+    def lastrowid(self) -> int | None: ...
+    @property
+    def rowcount(self) -> int: ...
+    async def fetchone(self) -> Any: ...
+    async def fetchall(self) -> Iterable[Any]: ...
+    async def fetchmany(self, size: int) -> Iterable[Any]: ...
+    async def close(self) -> None: ...
+
+
+class Connection(Protocol):
+    """The connection interface of both backends (aiosqlite's, which the PostgreSQL wrapper imitates).
+    Rows support ``row["column"]``, ``row[0]`` and unpacking."""
+
+    @property
+    def in_transaction(self) -> bool: ...
+    async def execute(self, sql: str, parameters: Any = ...) -> Any: ...
+    async def execute_fetchall(self, sql: str, parameters: Any = ...) -> Iterable[Any]: ...
+    async def executemany(self, sql: str, parameters: Iterable[Any]) -> Any: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +192,33 @@ def _is_memory(path: str) -> bool:
 
 
 class Database:
-    """An open SQLite database (see the module docstring). Create with :meth:`open`."""
+    """An open database (see the module docstring). Create with :meth:`open`; a ``postgresql://`` target
+    makes a :class:`~bot.db_postgres.PostgresDatabase`."""
+
+    #: "sqlite" or "postgres": for the few queries that must be written per backend (JSON paths).
+    dialect = "sqlite"
+    #: ``(shard_count, shard_ids)`` when this process runs only some of the bot's shards: startup then resumes
+    #: only the tables and tournaments of guilds on those shards (see :meth:`shard_condition`).
+    shards: tuple[int, tuple[int, ...]] | None = None
+
+    def shard_condition(self, column: str = "guild_id") -> tuple[str, tuple[int, ...]]:
+        """SQL (`` AND …``) keeping rows whose guild lives on this process's shards — Discord's rule,
+        ``(guild_id >> 22) % shard_count`` — and its parameters; empty when the process runs every shard."""
+        if self.shards is None:
+            return "", ()
+        count, ids = self.shards
+        return f" AND (({column} >> 22) % ?) IN ({','.join('?' * len(ids))})", (count, *ids)
+
+    def shard_of(self, guild_id: int) -> bool:
+        """Whether ``guild_id`` belongs to this process (the same predicate as :meth:`shard_condition`)."""
+        return self.shards is None or (guild_id >> 22) % self.shards[0] in self.shards[1]
+
+    def __new__(cls, path: str | os.PathLike[str], **_: Any) -> Database:
+        if cls is Database and is_postgres_url(path):
+            from bot.db_postgres import PostgresDatabase  # asyncpg only when a server is configured
+
+            return super().__new__(PostgresDatabase)
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -258,6 +334,10 @@ class Database:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         await self.close()
+
+    def is_writer(self, conn: Any) -> bool:
+        """Whether ``conn`` is the connection of the current task's open :meth:`transaction`."""
+        return self.in_transaction and conn is self._writer and bool(conn.in_transaction)
 
     @property
     def conn(self) -> aiosqlite.Connection:

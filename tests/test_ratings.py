@@ -45,6 +45,10 @@ def test_outcome_per_game() -> None:
     assert outcome("other", {}, seats(0, 0, 0)) is None
 
 
+# The ratings fold runs on both database backends (see ``backend`` in tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
+
 async def _db() -> tuple[Database, Ledger, Ratings]:
     db = await Database.open(":memory:")
     ledger = Ledger(db)

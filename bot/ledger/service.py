@@ -9,9 +9,10 @@ the ratings fold (:meth:`Ledger.settlements_after`, :meth:`Ledger.settlements_of
 
 The ledger is append-only (the migration enforces it with triggers). Booking a settlement inserts one
 ``settlements`` row and one ``entries`` row per seat per currency; an admin correction is one more entry;
-closing a season opens the next. Balances, histories and leaderboards are queries, always filtered by
-guild, so guilds never see each other's data (only the ratings fold walks every guild's settlements, and
-each row it gets names its guild).
+closing a season opens the next. ``ledger_totals`` (migration 007) holds each player's sums per season, game
+and currency, updated in the same transaction as the entries, so balances and leaderboards read O(players)
+rows; histories read the entries. Every read is filtered by guild, so guilds never see each other's data
+(only the ratings fold walks every guild's settlements, and each row it gets names its guild).
 
 Conventions:
 
@@ -45,9 +46,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-import aiosqlite
-
-from bot.db import Database
+from bot.db import Connection, Database
 from bot.engine.protocol import CURRENCIES, ZERO_SUM_CURRENCIES
 
 from .models import (
@@ -72,7 +71,7 @@ __all__ = ["Ledger", "settlement_key"]
 
 LEADERBOARD_ORDERS = ("total", "wins", "games")
 MAX_PAGE = 100
-# Above this many seasons the leaderboard uses one IN query (SQLite caps compound SELECTs at 500 terms).
+# Above this many seasons, reads name the guild's seasons by a subquery instead of an IN list of bound ids.
 MAX_UNION_SEASONS = 200
 MAX_REASON = 500
 # Characters that make spreadsheet apps treat a CSV cell as a formula (CSV injection).
@@ -127,6 +126,21 @@ class _Booking:
     kind: str
     # (seat, user_id, is_bot, name, currency, amount, played, won) — seat-major, in CURRENCIES order.
     rows: tuple[tuple[int, int, int, str, str, int, int, int], ...]
+
+    def totals_params(self, season_id: int) -> list[tuple[Any, ...]]:
+        """The ``ledger_totals`` increments of this settlement: one per (currency, human user), in key order (so
+        concurrent bookings lock the rows in the same order and cannot deadlock each other)."""
+        sums: dict[tuple[str, int], list[int]] = {}
+        for _seat, uid, bot, _name, cur, amt, played, won in self.rows:
+            if bot:
+                continue
+            acc = sums.setdefault((cur, uid), [0, 0, 0])
+            acc[0] += amt
+            acc[1] += played
+            acc[2] += won
+        return [
+            (self.guild_id, season_id, cur, self.game, uid, t, g, w) for (cur, uid), (t, g, w) in sorted(sums.items())
+        ]
 
     def entry_params(self, settlement_id: int, season_id: int, created_at: str) -> list[tuple[Any, ...]]:
         return [
@@ -228,17 +242,39 @@ def prepare_booking(
     return _Booking(key, guild_id, game, table_id, hand_index, summary_json, kind, tuple(rows))
 
 
+# The season is looked up in the same statement (one round trip); no row back means either the key is booked
+# already (ON CONFLICT) or the guild has no open season yet — _insert tells the two apart.
 _INSERT_SETTLEMENT = (
     "INSERT INTO settlements (key, guild_id, season_id, game, table_id, hand_index, created_at, summary_json)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    " SELECT ?, guild_id, id, ?, ?, ?, ?, ? FROM seasons WHERE guild_id = ? AND closed_at IS NULL"
+    " ON CONFLICT (key) DO NOTHING RETURNING id, season_id"
 )
-_INSERT_ENTRY = (
+_ENTRY_COLUMNS = (
     "INSERT INTO entries (settlement_id, guild_id, season_id, user_id, is_bot, player_name, seat, game,"
-    " currency, amount, won, kind, played, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " currency, amount, won, kind, played, created_at) VALUES "
+)
+_ENTRY_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_INSERT_ENTRY = _ENTRY_COLUMNS + _ENTRY_VALUES
+_TOTALS_COLUMNS = "INSERT INTO ledger_totals (guild_id, season_id, currency, game, user_id, total, games, wins) VALUES "
+_TOTALS_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?)"
+_TOTALS_UPSERT = (
+    " ON CONFLICT (guild_id, season_id, currency, game, user_id) DO UPDATE SET total = ledger_totals.total"
+    " + excluded.total, games = ledger_totals.games + excluded.games, wins = ledger_totals.wins + excluded.wins"
 )
 
 
-def _season_from_row(row: aiosqlite.Row) -> Season:
+def _multi_row(head: str, values: str, rows: Sequence[tuple[Any, ...]], tail: str = "") -> tuple[str, list[Any]]:
+    """One INSERT for many rows: one round trip (PostgreSQL) or one statement (SQLite) instead of one per row."""
+    return head + ", ".join([values] * len(rows)) + tail, [v for row in rows for v in row]
+
+
+async def add_totals(conn: Connection, rows: Sequence[tuple[Any, ...]]) -> None:
+    """Add ``(guild, season, currency, game, user, total, games, wins)`` increments to ``ledger_totals``."""
+    if rows:
+        await conn.execute(*_multi_row(_TOTALS_COLUMNS, _TOTALS_VALUES, rows, _TOTALS_UPSERT))
+
+
+def _season_from_row(row: Any) -> Season:
     return Season(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -285,23 +321,30 @@ class Ledger:
             rows = await conn.execute_fetchall("SELECT * FROM seasons WHERE id = ?", (new_id,))
         return _season_from_row(next(iter(rows)))
 
-    async def _open_season_id(self, conn: aiosqlite.Connection, guild_id: int, now: str) -> int:
+    async def _open_season_id(self, conn: Connection, guild_id: int, now: str) -> int:
         """The open season's id, creating the next one if none is open. Must run in a write transaction."""
         cur = await conn.execute("SELECT id FROM seasons WHERE guild_id = ? AND closed_at IS NULL", (guild_id,))
         row = await cur.fetchone()
         if row is not None:
             return int(row[0])
+        # ON CONFLICT: another process may open the guild's season at the same moment (PostgreSQL); then its
+        # season is the open one, read back below once its transaction has committed.
         cur = await conn.execute(
             "INSERT INTO seasons (guild_id, number, started_at)"
-            " SELECT ?, COALESCE(MAX(number), 0) + 1, ? FROM seasons WHERE guild_id = ? RETURNING id",
+            " SELECT ?, COALESCE(MAX(number), 0) + 1, ? FROM seasons WHERE guild_id = ?"
+            " ON CONFLICT DO NOTHING RETURNING id",
             (guild_id, now, guild_id),
         )
         row = await cur.fetchone()
         await cur.close()
+        if row is None:
+            cur = await conn.execute("SELECT id FROM seasons WHERE guild_id = ? AND closed_at IS NULL", (guild_id,))
+            row = await cur.fetchone()
+            await cur.close()
         assert row is not None
         return int(row[0])
 
-    async def _season_ids(self, conn: aiosqlite.Connection, guild_id: int, season: SeasonSpec) -> list[int]:
+    async def _season_ids(self, conn: Connection, guild_id: int, season: SeasonSpec) -> list[int]:
         """Resolve a season spec to season ids (empty when the guild has no current season yet)."""
         params: tuple[int | str, ...]
         if season == "current":
@@ -320,7 +363,7 @@ class Ledger:
     # -- writing ---------------------------------------------------------------------------------------
     async def book(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         *,
         key: str,
         guild_id: int,
@@ -344,33 +387,42 @@ class Ledger:
         )  # fmt: skip
         return await self._insert(conn, booking)
 
-    async def _insert(self, conn: aiosqlite.Connection, b: _Booking) -> bool:
-        if not (self.db.in_transaction and conn is self.db.conn and conn.in_transaction):
+    async def _insert(self, conn: Connection, b: _Booking) -> bool:
+        """Book ``b``: the settlement (season looked up in the same statement), its entries in one multi-row
+        INSERT and its totals in one upsert — three statements, however many seats. Several processes may
+        book at once (PostgreSQL): the unique key decides which one books, the other sees the booked row."""
+        if not self.db.is_writer(conn):
             raise RuntimeError("Ledger.book() must be called inside `async with db.transaction() as conn`")
-        cur = await conn.execute("SELECT guild_id, game, table_id, hand_index FROM settlements WHERE key = ?", (b.key,))
-        existing = await cur.fetchone()
-        await cur.close()
-        if existing is not None:
-            same = (
-                existing["guild_id"] == b.guild_id
-                and existing["game"] == b.game
-                and str(existing["table_id"]) == str(b.table_id)
-                and existing["hand_index"] == b.hand_index
-            )
-            if not same:
-                raise KeyConflict(f"settlement key {b.key!r} is already used by another settlement")
-            return False
         now = _now_text(self._clock())
-        season_id = await self._open_season_id(conn, b.guild_id, now)
-        cur = await conn.execute(
-            _INSERT_SETTLEMENT,
-            (b.key, b.guild_id, season_id, b.game, b.table_id, b.hand_index, now, b.summary_json),
-        )
-        settlement_id = cur.lastrowid
-        await cur.close()
-        assert settlement_id is not None
-        await conn.executemany(_INSERT_ENTRY, b.entry_params(settlement_id, season_id, now))
+        params = (b.key, b.game, b.table_id, b.hand_index, now, b.summary_json, b.guild_id)
+        rows = list(await conn.execute_fetchall(_INSERT_SETTLEMENT, params))
+        if not rows:
+            existing = await self._existing(conn, b.key)
+            if existing is not None:
+                same = (
+                    existing["guild_id"] == b.guild_id
+                    and existing["game"] == b.game
+                    and str(existing["table_id"]) == str(b.table_id)
+                    and existing["hand_index"] == b.hand_index
+                )
+                if not same:
+                    raise KeyConflict(f"settlement key {b.key!r} is already used by another settlement")
+                return False
+            await self._open_season_id(conn, b.guild_id, now)  # the guild's first booking: open season 1
+            rows = list(await conn.execute_fetchall(_INSERT_SETTLEMENT, params))
+            if not rows:  # booked by another process between the two statements
+                return False
+        settlement_id, season_id = int(rows[0][0]), int(rows[0][1])
+        await conn.execute(*_multi_row(_ENTRY_COLUMNS, _ENTRY_VALUES, b.entry_params(settlement_id, season_id, now)))
+        await add_totals(conn, b.totals_params(season_id))
         return True
+
+    @staticmethod
+    async def _existing(conn: Connection, key: str) -> Any:
+        cur = await conn.execute("SELECT guild_id, game, table_id, hand_index FROM settlements WHERE key = ?", (key,))
+        row = await cur.fetchone()
+        await cur.close()
+        return row
 
     async def settle(
         self,
@@ -421,16 +473,16 @@ class Ledger:
         async with self.db.transaction() as conn:
             now = _now_text(self._clock())
             season_id = await self._open_season_id(conn, guild_id, now)
-            cur = await conn.execute(
-                "INSERT INTO entries (settlement_id, guild_id, season_id, user_id, is_bot, player_name,"
-                " currency, amount, kind, actor_id, reason, created_at)"
-                " VALUES (NULL, ?, ?, ?, 0, ?, ?, ?, 'adjustment', ?, ?, ?)",
-                (guild_id, season_id, user_id, name, currency, amount, actor_id, reason, now),
+            rows = list(
+                await conn.execute_fetchall(
+                    "INSERT INTO entries (settlement_id, guild_id, season_id, user_id, is_bot, player_name,"
+                    " currency, amount, kind, actor_id, reason, created_at)"
+                    " VALUES (NULL, ?, ?, ?, 0, ?, ?, ?, 'adjustment', ?, ?, ?) RETURNING id",
+                    (guild_id, season_id, user_id, name, currency, amount, actor_id, reason, now),
+                )
             )
-            entry_id = cur.lastrowid
-            await cur.close()
-        assert entry_id is not None
-        return entry_id
+            await add_totals(conn, [(guild_id, season_id, currency, "", user_id, amount, 0, 0)])
+        return int(rows[0][0])
 
     # -- reading ---------------------------------------------------------------------------------------
     async def balance(
@@ -448,14 +500,14 @@ class Ledger:
             season_ids = await self._season_ids(conn, guild_id, season)
             if not season_ids:
                 return result
-            marks = ",".join("?" * len(season_ids))
-            # Currencies spelled out (never "any"): each (season, currency) is then one index seek.
+            seasons_sql, season_params = _season_filter(guild_id, season_ids)
+            # Currencies spelled out (never "any"): each currency is then one seek in ledger_totals_user.
             cur_marks = ",".join("?" * len(currencies))
             rows = await conn.execute_fetchall(
-                "SELECT currency, SUM(amount) FROM entries"
-                f" WHERE guild_id = ? AND season_id IN ({marks}) AND currency IN ({cur_marks}) AND is_bot = 0"
-                " AND user_id = ? GROUP BY currency",
-                (guild_id, *season_ids, *currencies, user_id),
+                "SELECT currency, SUM(total) FROM ledger_totals"
+                f" WHERE guild_id = ? AND user_id = ? AND currency IN ({cur_marks}) AND season_id {seasons_sql}"
+                " GROUP BY currency",
+                (guild_id, user_id, *currencies, *season_params),
             )
         for cur_name, total in rows:
             result[cur_name] = int(total)
@@ -473,7 +525,7 @@ class Ledger:
         # Walk the user's entries newest first. A settlement's entries for one user are contiguous in id
         # order (booked in one transaction), so consecutive entries with the same settlement_id form one
         # line; we read until limit + 1 lines have started so the limit-th one is known to be complete.
-        groups: list[list[aiosqlite.Row]] = []
+        groups: list[list[Any]] = []
         chunk = max(32, (limit + 1) * len(CURRENCIES))
         async with self.db.reader() as conn:
             while len(groups) <= limit:
@@ -499,7 +551,7 @@ class Ledger:
                 cursor_id = rows[-1]["id"]
             groups = groups[:limit]
             sids = sorted({g[0]["settlement_id"] for g in groups if g[0]["settlement_id"] is not None})
-            settlements: dict[int, aiosqlite.Row] = {}
+            settlements: dict[int, Any] = {}
             if sids:
                 marks = ",".join("?" * len(sids))
                 for r in await conn.execute_fetchall(
@@ -516,8 +568,8 @@ class Ledger:
 
     @staticmethod
     def _history_row(
-        group: list[aiosqlite.Row],
-        settlements: Mapping[int, aiosqlite.Row],
+        group: list[Any],
+        settlements: Mapping[int, Any],
         season_numbers: Mapping[int, int],
     ) -> HistoryRow:
         amounts: dict[str, int] = {}
@@ -568,34 +620,20 @@ class Ledger:
             if not season_ids:
                 return []
             game_filter = " AND game = ?" if game is not None else ""
-            game_param = (game,) if game is not None else ()
-            aggregate = (
-                "SELECT user_id, SUM(amount) AS total, SUM(played) AS games, SUM(won) AS wins FROM entries"
-                f" WHERE guild_id = ? AND season_id {{season}}{game_filter} AND currency = ? AND is_bot = 0"
-                " GROUP BY user_id"
+            seasons_sql, season_params = _season_filter(guild_id, season_ids)
+            # O(players): ledger_totals holds one row per player (and game) of the season, whatever the
+            # ledger's length; without a game filter the rows of every game (and adjustments, game '') add up.
+            sql = (
+                "SELECT user_id, SUM(total) AS total, SUM(games) AS games, SUM(wins) AS wins FROM ledger_totals"
+                f" WHERE guild_id = ? AND season_id {seasons_sql} AND currency = ?{game_filter}"
+                f" GROUP BY user_id ORDER BY {by} DESC, total DESC, user_id LIMIT ?"
             )
-            order = f" ORDER BY {by} DESC, total DESC, user_id LIMIT ?"
-            if len(season_ids) == 1 or len(season_ids) > MAX_UNION_SEASONS:
-                marks = ",".join("?" * len(season_ids))
-                sql = aggregate.format(season=f"IN ({marks})") + order
-                params: tuple[Any, ...] = (guild_id, *season_ids, *game_param, currency, limit)
-            else:
-                # Several seasons: one aggregate per season, summed. With `season_id IN (...)` SQLite
-                # tends to pick a non-covering index; per season each part is a covering range scan.
-                part = aggregate.format(season="= ?")
-                sql = (
-                    "SELECT user_id, SUM(total) AS total, SUM(games) AS games, SUM(wins) AS wins FROM ("
-                    + " UNION ALL ".join([part] * len(season_ids))
-                    + ") GROUP BY user_id"
-                    + order
-                )
-                per_season = [(guild_id, sid, *game_param, currency) for sid in season_ids]
-                params = (*(p for ps in per_season for p in ps), limit)
+            params: tuple[Any, ...] = (guild_id, *season_params, currency, *((game,) if game else ()), limit)
             rows = await conn.execute_fetchall(sql, params)
             result = []
             for r in rows:
                 name = await _player_name(conn, guild_id, r["user_id"])
-                result.append(LeaderboardRow(r["user_id"], name, int(r["total"]), r["games"], r["wins"]))
+                result.append(LeaderboardRow(int(r["user_id"]), name, int(r["total"]), int(r["games"]), int(r["wins"])))
         return result
 
     async def player_name(self, guild_id: int, user_id: int) -> str | None:
@@ -681,10 +719,9 @@ class Ledger:
         async with self.db.reader() as conn:
             rows = list(
                 await conn.execute_fetchall(
-                    "SELECT COALESCE(SUM(played), 0), COALESCE(SUM(won), 0), COALESCE(SUM(amount), 0)"
-                    " FROM entries WHERE guild_id = ? AND game = ? AND currency = ? AND user_id = ?"
-                    " AND is_bot = 0 AND settlement_id IS NOT NULL",
-                    (guild_id, game, currency, user_id),
+                    "SELECT COALESCE(SUM(games), 0), COALESCE(SUM(wins), 0), COALESCE(SUM(total), 0)"
+                    " FROM ledger_totals WHERE guild_id = ? AND user_id = ? AND currency = ? AND game = ?",
+                    (guild_id, user_id, currency, game),
                 )
             )
         played, won, total = (int(x) for x in rows[0])
@@ -699,28 +736,52 @@ class Ledger:
         the declaring seat, ``contract_path`` the contract; ``$.made`` says whether it was made. Ordered by
         contract."""
         _check_currency(currency)
-        async with self.db.reader() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT json_extract(s.summary_json, ?), SUM(json_extract(s.summary_json, '$.made')),"
-                " COUNT(*) FROM settlements s JOIN entries e ON e.settlement_id = s.id"
-                " WHERE e.guild_id = ? AND e.game = ? AND e.currency = ? AND e.user_id = ? AND e.is_bot = 0"
-                " AND json_extract(s.summary_json, ?) = e.seat GROUP BY 1 ORDER BY 1",
-                (contract_path, guild_id, game, currency, user_id, declarer_path),
+        join = (
+            " FROM settlements s JOIN entries e ON e.settlement_id = s.id"
+            " WHERE e.guild_id = ? AND e.user_id = ? AND e.game = ? AND e.currency = ? AND e.is_bot = 0"
+        )
+        if self.db.dialect == "postgres":
+            # jsonb paths instead of JSON1's; a JSON boolean counts 1/0 as SQLite's json_extract makes it.
+            sql = (
+                "SELECT s.summary_json::jsonb #>> ?::text[],"
+                " SUM(CASE s.summary_json::jsonb ->> 'made' WHEN 'true' THEN 1 WHEN 'false' THEN 0"
+                " ELSE (s.summary_json::jsonb ->> 'made')::numeric END), COUNT(*)"
+                + join
+                + " AND s.summary_json::jsonb #> ?::text[] = to_jsonb(e.seat) GROUP BY 1 ORDER BY 1"
             )
+            params: tuple[Any, ...] = (_pg_path(contract_path), guild_id, user_id, game, currency)
+            params += (_pg_path(declarer_path),)
+        else:
+            sql = (
+                "SELECT json_extract(s.summary_json, ?), SUM(json_extract(s.summary_json, '$.made')), COUNT(*)"
+                + join
+                + " AND json_extract(s.summary_json, ?) = e.seat GROUP BY 1 ORDER BY 1"
+            )
+            params = (contract_path, guild_id, user_id, game, currency, declarer_path)
+        async with self.db.reader() as conn:
+            rows = await conn.execute_fetchall(sql, params)
         return [ContractStat(str(contract), int(made or 0), int(count)) for contract, made, count in rows]
 
     async def bid_accuracy(self, guild_id: int, user_id: int, game: str, currency: str) -> BidAccuracy:
         """The user's exact bids and rounds in ``game`` (all seasons), from summaries carrying
         ``exact_bids`` (per seat) and ``rounds``."""
         _check_currency(currency)
+        if self.db.dialect == "postgres":
+            sums = (
+                "SELECT COALESCE(SUM((s.summary_json::jsonb -> 'exact_bids' ->> e.seat::int)::numeric), 0),"
+                " COALESCE(SUM((s.summary_json::jsonb ->> 'rounds')::numeric), 0)"
+            )
+        else:
+            sums = (
+                "SELECT COALESCE(SUM(json_extract(s.summary_json, '$.exact_bids[' || e.seat || ']')), 0),"
+                " COALESCE(SUM(json_extract(s.summary_json, '$.rounds')), 0)"
+            )
         async with self.db.reader() as conn:
             rows = list(
                 await conn.execute_fetchall(
-                    "SELECT COALESCE(SUM(json_extract(s.summary_json, '$.exact_bids[' || e.seat || ']')), 0),"
-                    " COALESCE(SUM(json_extract(s.summary_json, '$.rounds')), 0)"
-                    " FROM settlements s JOIN entries e ON e.settlement_id = s.id"
-                    " WHERE e.guild_id = ? AND e.game = ? AND e.currency = ? AND e.user_id = ? AND e.is_bot = 0",
-                    (guild_id, game, currency, user_id),
+                    sums + " FROM settlements s JOIN entries e ON e.settlement_id = s.id"
+                    " WHERE e.guild_id = ? AND e.user_id = ? AND e.game = ? AND e.currency = ? AND e.is_bot = 0",
+                    (guild_id, user_id, game, currency),
                 )
             )
         return BidAccuracy(int(rows[0][0]), int(rows[0][1]))
@@ -765,12 +826,27 @@ class Ledger:
         return out.getvalue()
 
 
-def _export_rows(batch: Iterable[aiosqlite.Row]) -> Iterable[list[object]]:
+def _season_filter(guild_id: int, season_ids: Sequence[int]) -> tuple[str, tuple[int, ...]]:
+    """``season_id`` condition for resolved seasons: an IN list, or for very many seasons the guild's seasons
+    as a subquery (bound-variable limits)."""
+    if len(season_ids) > MAX_UNION_SEASONS:
+        return "IN (SELECT id FROM seasons WHERE guild_id = ?)", (guild_id,)
+    return f"IN ({','.join('?' * len(season_ids))})", tuple(season_ids)
+
+
+def _pg_path(path: str) -> list[str]:
+    """A JSON1 path (``$.a.b[2]``) as a PostgreSQL text[] path (``{a,b,2}``)."""
+    if not path.startswith("$"):
+        raise ValueError(f"not a JSON path: {path!r}")
+    return [p for p in path[1:].replace("[", ".").replace("]", "").split(".") if p]
+
+
+def _export_rows(batch: Iterable[Any]) -> Iterable[list[object]]:
     for row in batch:
         yield [_csv_cell(v) for v in row]
 
 
-async def _player_name(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> str | None:
+async def _player_name(conn: Connection, guild_id: int, user_id: int) -> str | None:
     rows = await conn.execute_fetchall(
         "SELECT player_name FROM entries WHERE guild_id = ? AND user_id = ?"
         " AND player_name IS NOT NULL ORDER BY id DESC LIMIT 1",
@@ -779,5 +855,5 @@ async def _player_name(conn: aiosqlite.Connection, guild_id: int, user_id: int) 
     return next((str(r[0]) for r in rows), None)
 
 
-def _settlement_entry(r: aiosqlite.Row) -> SettlementEntry:
+def _settlement_entry(r: Any) -> SettlementEntry:
     return SettlementEntry(int(r[0]), int(r[1]), int(r[2]), bool(r[3]), str(r[4]), int(r[5]))

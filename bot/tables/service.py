@@ -71,8 +71,14 @@ async def _run_in_thread(fn: Callable[..., Action], *args: Any) -> Action:
 
 
 async def _wait_event(event: asyncio.Event, timeout: float | None) -> None:
+    """The turn timers' wait: until ``event`` is set or ``timeout`` seconds pass.
+
+    ``asyncio.timeout`` rather than ``asyncio.wait_for``: on Python 3.11, ``wait_for`` swallows a cancellation
+    that arrives in the same loop iteration as the event (it returns the finished inner result instead), so
+    stopping the timer task at that moment (shutdown right after a deadline change) waited forever."""
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(event.wait(), timeout)
+        async with asyncio.timeout(timeout):
+            await event.wait()
 
 
 class TableService:

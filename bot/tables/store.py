@@ -11,9 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import aiosqlite
-
-from bot.db import Database
+from bot.db import Connection, Database
 from bot.engine.protocol import Action
 
 from .model import Seat, Status, Table
@@ -25,7 +23,7 @@ _COLUMNS = (
 _NOW = "strftime('%Y-%m-%dT%H:%M:%fZ','now')"
 
 
-def _table_of(r: aiosqlite.Row) -> Table:
+def _table_of(r: Any) -> Table:
     t = Table(
         id=int(r["id"]),
         guild_id=int(r["guild_id"]),
@@ -78,7 +76,7 @@ class TableStore:
             )
             return int(cur.lastrowid or 0)
 
-    async def save(self, t: Table, conn: aiosqlite.Connection | None = None) -> None:
+    async def save(self, t: Table, conn: Connection | None = None) -> None:
         """Write the table's mutable fields (status, seats, host, messages, session state, timer)."""
         sql = (
             "UPDATE game_tables SET status=?, seats_json=?, host_id=?, messages_json=?, state_json=?, deadline=?,"
@@ -97,7 +95,7 @@ class TableStore:
         await self._write(sql, args, conn)
 
     async def append_action(
-        self, conn: aiosqlite.Connection, table_id: int, seq: int, seat: int, action: Action, actor: int | None
+        self, conn: Connection, table_id: int, seq: int, seat: int, action: Action, actor: int | None
     ) -> None:
         """Append one action to a table's log, inside the caller's transaction (with its settlements)."""
         await conn.execute(
@@ -115,23 +113,25 @@ class TableStore:
         )
 
     async def set_timer(
-        self, table_id: int, deadline: float | None, reminded: bool, conn: aiosqlite.Connection | None = None
+        self, table_id: int, deadline: float | None, reminded: bool, conn: Connection | None = None
     ) -> None:
         """The running turn's deadline (epoch seconds; None = no timer) and whether it was reminded."""
         await self._write(
             "UPDATE game_tables SET deadline = ?, reminded = ? WHERE id = ?", (deadline, int(reminded), table_id), conn
         )
 
-    async def load_open(self, conn: aiosqlite.Connection | None = None) -> list[Table]:
+    async def load_open(self, conn: Connection | None = None) -> list[Table]:
         """Every lobby and running table, oldest first, each with its action log (no game: the caller replays)."""
-        sql = f"SELECT {_COLUMNS} FROM game_tables WHERE status IN ('lobby','running') ORDER BY id"
+        # With several bot processes, each resumes only the tables of guilds on its own shards.
+        shard_sql, shard_params = self.db.shard_condition()
+        sql = f"SELECT {_COLUMNS} FROM game_tables WHERE status IN ('lobby','running'){shard_sql} ORDER BY id"
         if conn is None:
             async with self.db.reader() as c:
-                return await self._load_open(c, sql)
-        return await self._load_open(conn, sql)
+                return await self._load_open(c, sql, shard_params)
+        return await self._load_open(conn, sql, shard_params)
 
-    async def _load_open(self, conn: aiosqlite.Connection, sql: str) -> list[Table]:
-        tables = [_table_of(r) for r in await conn.execute_fetchall(sql)]
+    async def _load_open(self, conn: Connection, sql: str, params: tuple[int, ...] = ()) -> list[Table]:
+        tables = [_table_of(r) for r in await conn.execute_fetchall(sql, params)]
         for t in tables:
             t.log = await self._log(conn, t.id)
         return tables
@@ -142,7 +142,7 @@ class TableStore:
             return await self._log(conn, table_id)
 
     @staticmethod
-    async def _log(conn: aiosqlite.Connection, table_id: int) -> list[tuple[int, Action]]:
+    async def _log(conn: Connection, table_id: int) -> list[tuple[int, Action]]:
         rows = await conn.execute_fetchall(
             "SELECT seat, action FROM table_actions WHERE table_id = ? ORDER BY seq", (table_id,)
         )
@@ -169,7 +169,7 @@ class TableStore:
         )
         return None if row is None else int(row[0])
 
-    async def _write(self, sql: str, args: tuple[Any, ...], conn: aiosqlite.Connection | None = None) -> None:
+    async def _write(self, sql: str, args: tuple[Any, ...], conn: Connection | None = None) -> None:
         if conn is not None:
             await conn.execute(sql, args)
             return

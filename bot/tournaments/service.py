@@ -422,8 +422,9 @@ class TournamentService:
 
     async def byes(self, tid: int, rnd: int | None = None) -> list[tuple[int, int]]:
         rows = await self.db.fetchall(
-            "SELECT round, user_id FROM tournament_byes WHERE tournament_id = ? AND (? IS NULL OR round = ?)"
-            " ORDER BY round, user_id",
+            # CAST: PostgreSQL must know the parameter's type to test it for NULL.
+            "SELECT round, user_id FROM tournament_byes WHERE tournament_id = ?"
+            " AND (CAST(? AS INTEGER) IS NULL OR round = ?) ORDER BY round, user_id",
             (tid, rnd, rnd),
         )
         return [(int(r[0]), int(r[1])) for r in rows]
@@ -717,7 +718,8 @@ class TournamentService:
     async def load(self) -> list[Tournament]:
         """Restore open tournaments (after ``TableService.load``) and resume running ones in the background."""
         restored = []
-        for t in await self._select("WHERE status IN ('signup', 'running') ORDER BY id"):
+        shard_sql, shard_params = self.db.shard_condition()  # only the guilds of this process's shards
+        for t in await self._select(f"WHERE status IN ('signup', 'running'){shard_sql} ORDER BY id", shard_params):
             self.tournaments[t.id] = t
             restored.append(t)
             if t.status == "running":

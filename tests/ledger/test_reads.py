@@ -31,9 +31,13 @@ ADMIN = 99
 DECLARER, CONTRACT = registry.get("mighty").profile.contract_paths or ("", "")
 
 
-@pytest.fixture(params=["memory", "file"])
+@pytest.fixture(params=["memory", "file", "postgres"])
 async def db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(":memory:" if request.param == "memory" else tmp_path / "l.db")
+    if request.param == "postgres":
+        target: str | Path = request.getfixturevalue("pg_url")
+    else:
+        target = ":memory:" if request.param == "memory" else tmp_path / "l.db"
+    database = await Database.open(target)
     try:
         yield database
     finally:

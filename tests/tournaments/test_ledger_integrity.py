@@ -50,7 +50,7 @@ async def test_concurrent_tables_zero_sum_and_exactly_once(tmp_path: Path) -> No
     )
     assert not bad
     expected = {"mediatore": 2, "mighty": 2, "minchiate": 1, "wizard": 1}
-    per_table = await db.fetchall("SELECT table_id, game, COUNT(*) FROM settlements GROUP BY table_id")
+    per_table = await db.fetchall("SELECT table_id, game, COUNT(*) FROM settlements GROUP BY table_id, game")
     assert {int(r[0]) for r in per_table} == set(ids)
     assert all(int(r[2]) == expected[r[1]] for r in per_table)
     # every settlement has one entry per seat and currency

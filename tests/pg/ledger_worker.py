@@ -1,0 +1,48 @@
+"""One writer process of tests/pg/test_concurrency.py: books settlements and adjustments, prints a summary."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bot.db import Database
+from bot.ledger import Ledger, SeatRef
+
+GUILDS = (1, 2, 3)
+
+
+async def main(url: str, worker: int, n: int) -> None:
+    db = await Database.open(url)
+    ledger = Ledger(db)
+    rng = random.Random(worker)
+    booked, adjusted = [], 0
+
+    async def one(i: int) -> None:
+        nonlocal adjusted
+        guild = GUILDS[i % len(GUILDS)]
+        if i % 5 == 4:
+            await ledger.adjust(guild, 10 + i % 7, "stake", 1 + i % 3, 99, f"w{worker}")
+            adjusted += 1
+            return
+        # Both workers use the same keys: each settlement must be booked by exactly one of them.
+        users = rng.sample(range(10, 17), 4)
+        stake = [rng.randint(-9, 9) for _ in range(3)]
+        ok = await ledger.settle(
+            key=f"hand:{i}", guild_id=guild, game="wizard", table_id=i, hand_index=0,
+            seats=[SeatRef(u, f"u{u}") for u in users], amounts={"stake": [*stake, -sum(stake)]},
+        )  # fmt: skip
+        if ok:
+            booked.append(i)
+
+    await asyncio.gather(*(one(i) for i in range(n)))
+    await db.close()
+    print(json.dumps({"booked": booked, "adjusted": adjusted}))
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))
