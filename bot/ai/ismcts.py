@@ -62,7 +62,7 @@ class HandTracker:
         return (
             state.is_over
             or state.hand_number != root.hand_number
-            or len(state.settlements()) != len(root.settlements())
+            or state.num_settlements() != root.num_settlements()
         )
 
 

@@ -223,17 +223,25 @@ def _same_declaration(a: Action, seen: list[Action]) -> bool:
 
 def _playout(game: Game, det: Game, seat: int, first: Action, spec: SearchSpec, agent: Agent, seed: int) -> float:
     """``seat``'s reward when it plays ``first`` on the sampled deal ``det`` and ``agent`` plays every seat to
-    the end of the hand (its randomness seeded by ``seed``, so candidates meet the same playout luck)."""
+    the end of the hand (its randomness seeded by ``seed``, so candidates meet the same playout luck).
+
+    An agent with ``sim_choose`` (the same choice as ``choose``, as a compact move) plays through the engine's
+    simulation interface: no display action is built or re-validated for a simulated card."""
     state = det.clone()
     state.apply(seat, first)
     prng = random.Random(seed)
     steps = 0
-    while steps < spec.max_rollout_steps and not spec.hand_over(game, state):
+    hand_over = spec.hand_over
+    sim_choose = getattr(agent, "sim_choose", None)
+    while steps < spec.max_rollout_steps and not hand_over(game, state):
         movers = state.to_move()
         if not movers:
             break
         mover = movers[0]
-        state.apply(mover, agent.choose(state, mover, prng))
+        if sim_choose is not None:
+            state.sim_apply(mover, sim_choose(state, mover, prng))
+        else:
+            state.apply(mover, agent.choose(state, mover, prng))
         steps += 1
     return spec.reward(game, state)[seat]
 
