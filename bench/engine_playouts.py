@@ -4,14 +4,15 @@ Usage: python bench/engine_playouts.py [--seconds 3] [--runs 5] [games...]
 
 Per game it prints the median (and range) over ``--runs`` timed batches of:
 
-* ``display``: random playouts through the display interface (``legal_actions`` / ``apply``, dict actions, events);
-* ``lean``: the same playouts through the simulation interface (``sim_legal`` / ``sim_apply`` on a search clone);
-* ``baseline``: a minimal hand-written trick loop with the same seats and cards per trick and per hand (deal,
-  random card following suit, highest of the led suit or trump wins; ints, no engine, no dicts);
-* ``ratio``: time per card played of the baseline over that of the lean playout (1.0 = as fast as the bare loop;
-  a playout includes the deal and the declarations, which the baseline does not have).
+* ``lean``: random card play of a hand (from its first card to its end, on a clone, as a search's playout does)
+  through the simulation interface (``clone(for_search=True)``, ``sim_legal`` / ``sim_apply``);
+* ``display``: the same through the display interface (``clone()``, ``legal_actions`` / ``apply``);
+* ``baseline``: a minimal hand-written trick loop with the same seats and tricks (deal, a random card following
+  suit, highest of the led suit or trump wins; ints, no engine, no dicts);
+* ``ratio``: time per card of the baseline over that of the lean playout (1.0 = as fast as the bare loop);
 
-and the cost of the operations a search AI leans on (clone, determinize).
+then whole random games through the display interface (declarations included) and the cost of clone and
+determinize.
 """
 
 from __future__ import annotations
@@ -50,19 +51,49 @@ def display_playout(cls: type[Game], seats: int, options: dict[str, object], see
     return cards
 
 
-def lean_playout(cls: type[Game], seats: int, options: dict[str, object], seed: int) -> int:
-    """The same through the simulation interface on a search clone (no display events)."""
-    rng = random.Random(seed)
-    game = cls(seats, options, seed)  # type: ignore[call-arg]
-    if not hasattr(game, "sim_apply"):  # an engine without it (e.g. an older checkout): the display interface
-        return display_playout(cls, seats, options, seed)
-    game = game.clone(for_search=True)
+def play_starts(cls: type[Game], seats: int, options: dict[str, object], count: int) -> list[tuple[Game, int]]:
+    """States at the first card of a hand (Wizard: of every round), reached by random declarations, with the
+    number of tricks of that hand."""
+    out: list[tuple[Game, int]] = []
+    for seed in range(count):
+        rng = random.Random(seed)
+        game = cls(seats, options, seed)  # type: ignore[call-arg]
+        while not game.is_over:
+            seat = game.to_move()[0]
+            if game.phase == "play":  # type: ignore[attr-defined]
+                out.append((game.clone(), len(game.view(seat)["hand"])))
+                while not game.is_over and game.phase == "play":  # type: ignore[attr-defined]
+                    seat = game.to_move()[0]
+                    game.apply(seat, rng.choice(game.legal_actions(seat)))
+                continue
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+    return out
+
+
+def display_cards(start: Game, rng: random.Random) -> int:
+    """The card play of one hand from ``start`` by random legal moves, through the display interface."""
+    game = start.clone()
+    cards = 0
+    while not game.is_over and game.phase == "play":  # type: ignore[attr-defined]
+        seat = game.to_move()[0]
+        acts = game.legal_actions(seat)
+        game.apply(seat, acts[int(rng.random() * len(acts))])
+        cards += 1
+    return cards
+
+
+def lean_cards(start: Game, rng: random.Random) -> int:
+    """The same through the simulation interface, on a search clone (what a search's playout does)."""
+    if not hasattr(start, "sim_apply"):  # an engine without it (e.g. an older checkout): the display interface
+        return display_cards(start, rng)
+    game = start.clone(for_search=True)
     legal, play = game.sim_legal, game.sim_apply
     cards = 0
-    while not game.is_over:
+    while not game.is_over and game.phase == "play":  # type: ignore[attr-defined]
         seat = game.to_move()[0]
-        cards += game.phase == "play"  # type: ignore[attr-defined]
-        play(seat, rng.choice(legal(seat)))
+        moves = legal(seat)
+        play(seat, moves[int(rng.random() * len(moves))])  # drawn as the baseline draws
+        cards += 1
     return cards
 
 
@@ -119,28 +150,26 @@ def _fmt(xs: list[float], scale: float = 1e6, unit: str = "µs") -> str:
 def bench(game_id: str, seconds: float, runs: int) -> None:
     seats, options, unit = SETUPS[game_id]
     cls = game_class(game_id)
-    # the shape of the baseline: cards per trick (seats) and tricks per hand, taken from one engine playout
-    probe = cls(seats, options, 7)  # type: ignore[call-arg]
     deck_size = {"wizard": 60, "mediatore": 40, "mighty": 53, "minchiate": 97}[game_id]
-    if game_id == "wizard":
-        tricks = list(probe.hand_sizes)  # type: ignore[attr-defined]
-    else:
-        tricks = [display_playout(cls, seats, options, 7) // seats]
-    brng = random.Random(0)
-    # interleaved runs, so that a noisy neighbour slows all three alike
+    starts = play_starts(cls, seats, options, 40 if game_id != "wizard" else 4)
+    rng = random.Random(0)
+    k = len(starts)
+    # interleaved runs, so that a noisy neighbour slows all of them alike
     disp: list[float] = []
     lean: list[float] = []
     base: list[float] = []
+    whole: list[float] = []
     for _ in range(runs):
-        disp += timed(lambda s: display_playout(cls, seats, options, s), seconds / 3, 1)
-        lean += timed(lambda s: lean_playout(cls, seats, options, s), seconds / 3, 1)
-        base += timed(lambda s: baseline_playout(seats, deck_size, tricks, brng), seconds / 3, 1)
+        disp += timed(lambda i: display_cards(starts[i % k][0], rng), seconds / 4, 1)
+        lean += timed(lambda i: lean_cards(starts[i % k][0], rng), seconds / 4, 1)
+        base += timed(lambda i: baseline_playout(seats, deck_size, [starts[i % k][1]], rng), seconds / 4, 1)
+        whole += timed(lambda i: display_playout(cls, seats, options, i), seconds / 4, 1)
     ratios = sorted(b / x for b, x in zip(base, lean, strict=True))
     dratios = sorted(b / x for b, x in zip(base, disp, strict=True))
-    cards_per_unit = sum(tricks) * seats
+    cards_per_unit = sum(len(st.view(st.to_move()[0])["hand"]) for st, _ in starts[:15]) * seats
+    cards_per_unit //= min(15, k) if game_id != "wizard" else 1
     # clone / determinize cost on a mid-game state
     game = cls(seats, options, 12345)  # type: ignore[call-arg]
-    rng = random.Random(1)
     for _ in range(20):
         if game.is_over:
             break
@@ -155,15 +184,15 @@ def bench(game_id: str, seconds: float, runs: int) -> None:
     for _ in range(500):
         game.determinize(viewer, rng)
     det_us = (time.perf_counter() - t0) / 500 * 1e6
-    print(f"{game_id:10s} per card: display {_fmt(disp)}  lean {_fmt(lean)}  baseline {_fmt(base)}")
+    print(f"{game_id:10s} card play, per card: lean {_fmt(lean)}  display {_fmt(disp)}  baseline {_fmt(base)}")
     print(
         f"{'':10s} ratio baseline/lean {statistics.median(ratios):.3f} [{ratios[0]:.3f}, {ratios[-1]:.3f}]"
-        f"  (display {statistics.median(dratios):.3f} [{dratios[0]:.3f}, {dratios[-1]:.3f}])  runs={runs}"
+        f"  (baseline/display {statistics.median(dratios):.3f} [{dratios[0]:.3f}, {dratios[-1]:.3f}])  runs={runs}"
     )
     print(
-        f"{'':10s} {1 / statistics.median(lean) / cards_per_unit:8.1f} {unit}/s lean, "
-        f"{1 / statistics.median(disp) / cards_per_unit:8.1f} display   "
-        f"clone {clone_us:6.1f} µs   determinize {det_us:7.1f} µs"
+        f"{'':10s} whole random {unit} (display interface, declarations included): "
+        f"{1 / statistics.median(whole) / cards_per_unit:7.1f}/s  "
+        f"clone {clone_us:5.1f} µs  determinize {det_us:6.1f} µs"
     )
     sys.stdout.flush()
 

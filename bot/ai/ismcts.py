@@ -60,9 +60,7 @@ class HandTracker:
 
     def __call__(self, root: Game, state: Game) -> bool:
         return (
-            state.is_over
-            or state.hand_number != root.hand_number
-            or state.num_settlements() != root.num_settlements()
+            state.is_over or state.hand_number != root.hand_number or state.num_settlements() != root.num_settlements()
         )
 
 

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from bot.engine.cards import ITALIAN_40
 from bot.engine.errors import IllegalAction
-from bot.engine.protocol import Action, Game, GameResult, OptionSpec, Settlement, View
+from bot.engine.protocol import Action, Game, GameResult, Move, OptionSpec, Settlement, View
 from bot.engine.rng import make_rng, shuffled
 from bot.engine.sampling import NoConsistentDeal, deal_constrained
 from bot.engine.seats import Direction
@@ -147,6 +147,7 @@ class MediatoreGame(Game):
         self._last_hand: dict[str, Any] | None = None
         self._hand_no = 0
         self._dealer = make_rng(seed, "first_dealer").randrange(4)  # §3.1
+        self._search = False  # a search state (clone(for_search=True), determinize): no display events
         self._deal()
 
     # -- dealing ---------------------------------------------------------------------------------------
@@ -187,6 +188,8 @@ class MediatoreGame(Game):
         self._event({"kind": "deal", "hand": self._hand_no, "dealer": self._dealer})
 
     def _event(self, ev: dict[str, Any]) -> None:
+        if self._search:
+            return  # nothing renders a search state
         self._events.append(ev)
         if len(self._events) > 4 * EVENTS_SHOWN:
             del self._events[:-EVENTS_SHOWN]
@@ -469,6 +472,13 @@ class MediatoreGame(Game):
                 raise IllegalAction("Unknown signal.")
             if signal not in self._legal_signals(hand, card):
                 raise IllegalAction(f"You cannot truthfully signal {signal} with that card.")  # §10.3
+        self._play(seat, card, signal)
+
+    def _play(self, seat: int, card: str, signal: str | None) -> None:
+        """Play a card known to be legal (both interfaces end here, so they cannot drift apart)."""
+        hand = self._hands[seat]
+        plays = self._plays
+        led = plays[0][1][1] if plays else None
         hand.remove(card)
         suit = card[1]
         self._suit_played[seat][suit] += 1
@@ -481,10 +491,11 @@ class MediatoreGame(Game):
             elif signal == "stroke":
                 self._strokes.append((seat, suit, self._suit_played[seat][suit]))
         plays.append((seat, card))
-        ev: dict[str, Any] = {"kind": "play", "seat": seat, "card": card, "trick": len(self._tricks)}
-        if signal is not None:
-            ev["signal"] = signal
-        self._event(ev)
+        if not self._search:
+            ev: dict[str, Any] = {"kind": "play", "seat": seat, "card": card, "trick": len(self._tricks)}
+            if signal is not None:
+                ev["signal"] = signal
+            self._event(ev)
         if card == self._called and self._contract == "chiamo" and not self._partner_public:
             # §5.2.4: the partnership becomes public when the called card is played.
             # SILENT: if the bidder plays it (it came from the monte), that publicly shows "no partner".
@@ -506,15 +517,16 @@ class MediatoreGame(Game):
         winner = trick_winner(plays)
         self._tricks.append((self._leader, plays, winner, self._lead_signal))
         self._won[winner].extend(c for _, c in plays)
-        self._event(
-            {
-                "kind": "trick",
-                "leader": self._leader,
-                "cards": [c for _, c in plays],
-                "winner": winner,
-                "trick": len(self._tricks) - 1,
-            }
-        )
+        if not self._search:
+            self._event(
+                {
+                    "kind": "trick",
+                    "leader": self._leader,
+                    "cards": [c for _, c in plays],
+                    "winner": winner,
+                    "trick": len(self._tricks) - 1,
+                }
+            )
         self._plays = []
         self._lead_signal = None
         self._leader = winner
@@ -778,15 +790,61 @@ class MediatoreGame(Game):
     def sides_public(self) -> bool:
         return self._partner_status()[0] != "hidden"
 
-    def clone(self) -> MediatoreGame:
+    def num_settlements(self) -> int:
+        return len(self._settlements)
+
+    def hand_size(self, seat: int) -> int:
+        return len(self._hands[seat])
+
+    # the simulation interface: a play is its card id, ``(card, signal)`` with a signal; the other decisions keep
+    # their display actions
+    def sim_legal(self, seat: int) -> list[Move]:
+        if self._phase != "play":
+            return self.legal_actions(seat)  # type: ignore[return-value]
+        if seat != (self._leader + len(self._plays)) % 4:
+            return []
+        cards = self._playable(seat)
+        if self._plays or not self._may_signal(seat):
+            return cards  # type: ignore[return-value]
+        out: list[Move] = []
+        hand = self._hands[seat]
+        for c in cards:
+            out.append(c)
+            out.extend((c, sig) for sig in self._legal_signals(hand, c))
+        return out
+
+    def sim_apply(self, seat: int, move: Move) -> None:
+        if type(move) is str:
+            self._play(seat, move, None)
+        elif type(move) is tuple:
+            self._play(seat, move[0], move[1])
+        else:
+            self.apply(seat, move)
+
+    def sim_action(self, move: Move) -> Action:
+        if type(move) is str:
+            return {"type": "play", "card": move}
+        if type(move) is tuple:
+            return {"type": "play", "card": move[0], "signal": move[1]}
+        return move  # type: ignore[no-any-return]
+
+    def sim_move(self, action: Action) -> Move:
+        if action.get("type") != "play":
+            return action
+        sig = action.get("signal")
+        return action["card"] if sig is None else (action["card"], sig)
+
+    def clone(self, for_search: bool = False) -> MediatoreGame:
         g = object.__new__(MediatoreGame)
+        g._search = for_search or self._search
         g.options = self.options
         g._seed = self._seed
         g._stake = self._stake
         g._signals_on = self._signals_on
         g._hands_limit = self._hands_limit
         g._show_history = self._show_history
-        g._events = self._events[-EVENTS_SHOWN:]
+        # a search state never logs an event, so its clones may share its (frozen) list
+        g._events = self._events if self._search else self._events[-EVENTS_SHOWN:]
         g._settlements = list(self._settlements)
         g._totals = list(self._totals)
         g._played_hands = self._played_hands
@@ -831,7 +889,7 @@ class MediatoreGame(Game):
         return c == "solissimo"
 
     def determinize(self, seat: int, rng: random.Random) -> MediatoreGame:
-        g = self.clone()
+        g = self.clone(for_search=True)
         if self._phase == "over":
             return g
         c = self._contract

@@ -100,6 +100,9 @@ def mighty_of(trump: str) -> str:
     return "AD" if trump == "S" else "AS"
 
 
+_MIGHTY = {t: mighty_of(t) for t in TRUMPS}
+
+
 def ripper_of(trump: str) -> str:
     """§2.3: ♠3 when clubs are trump, else ♣3."""
     return "3S" if trump == "C" else "3C"
@@ -373,7 +376,7 @@ class MightyGame(Game):
     def _playable(self, seat: int) -> list[str]:
         """Cards ``seat`` may play now (§6.2, §6.3, §6.6)."""
         hand = self._hands[seat]
-        trump = self._trump
+        trump = self._contract[1]  # type: ignore[index]  # (the play phase has a contract)
         first = self._trick_no == 0
         if not self._plays:
             cards = [c for c in hand if c != JOKER] if first else list(hand)
@@ -385,7 +388,7 @@ class MightyGame(Game):
             return cards
         if self._joker_call and JOKER in hand:
             # §6.6.2: the called Joker must be played (option: the Mighty may save it).
-            mighty = mighty_of(trump)
+            mighty = _MIGHTY[trump]
             if self._opt_saves and mighty in hand:
                 return [mighty, JOKER]
             return [JOKER]
@@ -393,11 +396,12 @@ class MightyGame(Game):
         follow = [c for c in hand if SUIT[c] == led]
         if follow:
             # §6.2.3/§6.2.4: the Mighty and (from trick 2) the Joker are always free to play.
-            mighty = mighty_of(trump)
-            extra = [c for c in hand if c == mighty and SUIT[c] != led]
+            mighty = _MIGHTY[trump]
+            if mighty in hand and SUIT[mighty] != led:
+                follow.append(mighty)
             if not first and JOKER in hand:
-                extra.append(JOKER)
-            return follow + extra
+                follow.append(JOKER)
+            return follow
         return [c for c in hand if c != JOKER] if first else list(hand)
 
     # -- legal actions -------------------------------------------------------------------------------
@@ -627,8 +631,9 @@ class MightyGame(Game):
 
     def _play(self, seat: int, card: str, suit: str | None, call: bool) -> None:
         """Play a card known to be legal (both interfaces end here, so they cannot drift apart)."""
-        leading = not self._plays
-        trump = self._trump
+        plays = self._plays
+        leading = not plays
+        trump = self._contract[1]  # type: ignore[index]
         hand = self._hands[seat]
         # learn public facts before the card leaves the hand (used by determinize)
         if leading:
@@ -642,19 +647,15 @@ class MightyGame(Game):
             self._joker_call = call
             if self._trick_no == 0 and SUIT[card] == trump:
                 self._decl_trump_lead = True
-        else:
-            if self._joker_call and card != JOKER and not (self._opt_saves and card == mighty_of(trump)):
+        elif card != JOKER:
+            mighty = _MIGHTY[trump]
+            if self._joker_call and not (self._opt_saves and card == mighty):
                 self._no_joker[seat] = True
-            if (
-                card != JOKER
-                and SUIT[card] != self._led_suit
-                and card != mighty_of(trump)
-                and not (self._joker_call and JOKER in hand)
-            ):
+            if SUIT[card] != self._led_suit and card != mighty and not (self._joker_call and JOKER in hand):
                 self._void[seat].add(self._led_suit)
         hand.remove(card)
         self._played.add(card)
-        self._plays.append((seat, card))
+        plays.append((seat, card))
         if not self._search:
             ev: dict[str, Any] = {"kind": "play", "seat": seat, "card": card, "trick": self._trick_no + 1}
             if leading and card == JOKER:
@@ -662,11 +663,11 @@ class MightyGame(Game):
             if call:
                 ev["joker_call"] = True
             self._event(ev)
-        if self._call_kind == "card" and card == self._call_card and not self._friend_public:
+        if card == self._call_card and self._call_kind == "card" and not self._friend_public:
             # §6.8.1: the called card reveals the friend (or the secret solo) the moment it is played.
             self._friend_public = True
             self._event({"kind": "friend_revealed", "seat": self._friend, "card": card, "declarer": self._declarer})
-        if len(self._plays) == NUM:
+        if len(plays) == NUM:
             self._finish_trick()
 
     def _why_not(self, seat: int, card: str) -> str:
@@ -679,7 +680,7 @@ class MightyGame(Game):
         return "You must follow suit."
 
     def _finish_trick(self) -> None:
-        trump = self._trump
+        trump = self._contract[1]  # type: ignore[index]
         winner = trick_winner(self._plays, self._led_suit, trump, self._trick_no, self._joker_call)
         cards = [c for _, c in self._plays]
         record = {
@@ -695,7 +696,8 @@ class MightyGame(Game):
         self._history.append(record)
         self._won[winner].extend(cards)
         self._tricks_won[winner] += 1
-        self._event({"kind": "trick", "number": self._trick_no + 1, "winner": winner, "cards": cards})
+        if not self._search:
+            self._event({"kind": "trick", "number": self._trick_no + 1, "winner": winner, "cards": cards})
         if self._trick_no == 0 and self._call_kind == "first_trick":
             # §5.3.2 / §6.8.2: the winner of trick 1 is the friend (the declarer -> plays alone).
             self._friend = None if winner == self._declarer else winner
@@ -921,7 +923,7 @@ class MightyGame(Game):
         cards = self._playable(seat)
         if self._plays:
             return cards  # type: ignore[return-value]
-        ripper = ripper_of(self._trump)
+        ripper = ripper_of(self._contract[1])  # type: ignore[index]
         call = self._trick_no != 0  # _joker_call_allowed
         out: list[Move] = []
         for c in cards:

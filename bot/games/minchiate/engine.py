@@ -105,6 +105,7 @@ class MinchiateGame(Game):
         self._totals = [0, 0, 0, 0]
         self._events: list[dict[str, Any]] = []
         self._last_deal: dict[str, Any] | None = None
+        self._search = False  # a search state (clone(for_search=True), determinize): no display events
         self._start_deal(0)
 
     # ------------------------------------------------------------------ deal set-up (§3)
@@ -251,6 +252,8 @@ class MinchiateGame(Game):
 
     # ------------------------------------------------------------------ scoring (§8)
     def _push(self, ev: dict[str, Any]) -> None:
+        if self._search:
+            return  # nothing renders a search state
         self._events.append(ev)
         if len(self._events) > EVENT_KEEP:
             del self._events[: len(self._events) - EVENT_KEEP]
@@ -581,16 +584,17 @@ class MinchiateGame(Game):
         self._tricks_won[w] += 1
         self._trick_count += 1
         self._last_trick = trick
-        self._push(
-            {
-                "kind": "trick",
-                "n": self._trick_count,
-                "leader": trick.leader,
-                "plays": [[s, c] for s, c in trick.plays],
-                "winner": w,
-                "points": pts,
-            }
-        )
+        if not self._search:
+            self._push(
+                {
+                    "kind": "trick",
+                    "n": self._trick_count,
+                    "leader": trick.leader,
+                    "plays": [[s, c] for s, c in trick.plays],
+                    "winner": w,
+                    "points": pts,
+                }
+            )
         self._score(
             wt,
             pts,
@@ -758,10 +762,39 @@ class MinchiateGame(Game):
     def sides_public(self) -> bool:
         return True
 
-    def clone(self) -> Self:
+    def num_settlements(self) -> int:
+        return len(self._settlements)
+
+    def hand_size(self, seat: int) -> int:
+        return len(self._hands[seat])
+
+    # the simulation interface: a play is its card id (in legal_actions' display order); the other decisions
+    # keep their display actions
+    def sim_legal(self, seat: int) -> list[Any]:
+        if self._phase != "play":
+            return self.legal_actions(seat)
+        if self._trick is None or seat != self._trick.next_seat(4):
+            return []
+        return sort_hand(self.legal_cards(seat))
+
+    def sim_apply(self, seat: int, move: Any) -> None:
+        if type(move) is str:
+            self._play(seat, move)
+        else:
+            self.apply(seat, move)
+
+    def sim_action(self, move: Any) -> Action:
+        return {"type": "play", "card": move} if type(move) is str else move  # type: ignore[no-any-return]
+
+    def sim_move(self, action: Action) -> Any:
+        return action["card"] if action.get("type") == "play" else action
+
+    def clone(self, for_search: bool = False) -> Self:
         g = object.__new__(type(self))
         d = g.__dict__
         d.update(self.__dict__)
+        if for_search:
+            g._search = True
         g._hands = [list(h) for h in self._hands]
         g._exposed = list(self._exposed)
         g._fola_rest = list(self._fola_rest)
@@ -779,7 +812,8 @@ class MinchiateGame(Game):
         g._resti = list(self._resti)
         g._event_points = list(self._event_points)
         g._score_events = list(self._score_events)
-        g._events = list(self._events)
+        # a search state never logs an event, so its clones may share its (frozen) list
+        g._events = self._events if self._search else list(self._events)
         g._settlements = list(self._settlements)
         g._totals = list(self._totals)
         g._pack = list(self._pack)
@@ -806,7 +840,7 @@ class MinchiateGame(Game):
         return out
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
-        g = self.clone()
+        g = self.clone(for_search=True)
         if self._phase in ("cut", "done"):
             return g
         owner = self.public_owner()

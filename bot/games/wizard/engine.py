@@ -195,6 +195,7 @@ class WizardGame(Game):
         self._events: list[dict[str, Any]] = []
         self._settlements: list[Settlement] = []
         self._k = 0
+        self._search = False  # a search state (clone(for_search=True), determinize): no display events
         self._deal()
 
     def _deal(self) -> None:
@@ -246,6 +247,8 @@ class WizardGame(Game):
         )
 
     def _event(self, ev: dict[str, Any]) -> None:
+        if self._search:
+            return  # nothing renders a search state
         # SILENT: events are tagged with their round; earlier rounds' trick events stay in the short log
         # (their cards are public history even though the same ids are dealt again later).
         ev["round"] = self._k + 1
@@ -469,7 +472,8 @@ class WizardGame(Game):
         self._tricks[winner] += 1
         trick = {"leader": self._leader, "plays": [[s, c] for s, c in plays], "winner": winner}
         self._round_tricks.append(trick)
-        self._event({"kind": "trick", "winner": winner, "cards": [c for _, c in plays], "leader": self._leader})
+        if not self._search:
+            self._event({"kind": "trick", "winner": winner, "cards": [c for _, c in plays], "leader": self._leader})
         self._leader = winner
         self._plays = []
         self._lead = None
@@ -642,7 +646,48 @@ class WizardGame(Game):
     def lead_suit(self) -> str | None:
         return self._lead
 
-    def clone(self) -> Self:
+    @property
+    def totals(self) -> list[int]:
+        """The public running totals (``public_view()["totals"]``; do not mutate)."""
+        return self._totals
+
+    def num_settlements(self) -> int:
+        return len(self._settlements)
+
+    # the simulation interface: a play is its card id; bids and trump keep their display actions
+    def sim_legal(self, seat: int) -> list[Any]:
+        if self._phase != "play":
+            return [a for a in self.legal_actions(seat) if a["type"] != "undo"]
+        if seat != (self._leader + len(self._plays)) % self._n:
+            return []
+        out: list[Any] = []
+        seen_w = seen_j = False
+        for c in self._playable(seat):
+            # one move per kind of identical special card, the first in hand order (as legal_actions)
+            if c in WIZ_SET:
+                if seen_w:
+                    continue
+                seen_w = True
+            elif c in JES_SET:
+                if seen_j:
+                    continue
+                seen_j = True
+            out.append(c)
+        return out
+
+    def sim_apply(self, seat: int, move: Any) -> None:
+        if type(move) is str:
+            self._play(seat, move)
+        else:
+            self.apply(seat, move)
+
+    def sim_action(self, move: Any) -> Action:
+        return {"type": "play", "card": move} if type(move) is str else move  # type: ignore[no-any-return]
+
+    def sim_move(self, action: Action) -> Any:
+        return action["card"] if action.get("type") == "play" else action
+
+    def clone(self, for_search: bool = False) -> Self:
         g = self.__class__.__new__(self.__class__)
         g.__dict__.update(self.__dict__)
         g._hands = [list(h) for h in self._hands]
@@ -654,12 +699,15 @@ class WizardGame(Game):
         g._totals = list(self._totals)
         g._history = list(self._history)
         g._round_log = list(self._round_log)
-        g._events = list(self._events)
+        if for_search:
+            g._search = True
+        # a search state never logs an event, so its clones may share its (frozen) list
+        g._events = self._events if self._search else list(self._events)
         g._settlements = list(self._settlements)
         return g
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
-        g = self.clone()
+        g = self.clone(for_search=True)
         if self._phase == "over":
             return g
         known: set[str] = set()
