@@ -40,6 +40,8 @@ STRENGTH = {r: 10 - i for i, r in enumerate(RANK_ORDER)}
 #: card value in thirds of a point (§2.5)
 THIRDS = {"A": 3, "3": 1, "2": 1, "K": 1, "N": 1, "J": 1, "7": 0, "6": 0, "5": 0, "4": 0}
 LOW_RANKS = frozenset("7654")
+#: the compact signalled leads of the simulation interface, built once: (card, signal)
+_SIGNALLED = {c: {sig: (c, sig) for sig in SIGNALS} for c in ITALIAN_40}
 HIGH_RANKS = frozenset("32AKNJ")
 CARD_SET = frozenset(ITALIAN_40)
 LAST_TRICK_THIRDS = 3
@@ -806,11 +808,21 @@ class MediatoreGame(Game):
         cards = self._playable(seat)
         if self._plays or not self._may_signal(seat):
             return cards  # type: ignore[return-value]
+        # _legal_signals for every card of the hand at once: each suit's cards counted once
         out: list[Move] = []
         hand = self._hands[seat]
+        by_suit: dict[str, list[str]] = {}
+        for c in hand:
+            by_suit.setdefault(c[1], []).append(c)
         for c in cards:
+            sig = _SIGNALLED[c]
             out.append(c)
-            out.extend((c, sig) for sig in self._legal_signals(hand, c))
+            out.append(sig["knock"])
+            same = by_suit[c[1]]
+            if len(same) == 1:
+                out.append(sig["fly"])
+            elif len(same) <= 3 and all(x == c or x[0] in LOW_RANKS for x in same):
+                out.append(sig["stroke"])
         return out
 
     def sim_apply(self, seat: int, move: Move) -> None:

@@ -536,8 +536,7 @@ class MinchiateGame(Game):
             self._do_cut(payload)
 
     def _play(self, seat: int, card: str) -> None:
-        trick = self._trick
-        assert trick is not None
+        trick: Trick = self._trick  # type: ignore[assignment]  # (the play phase has a trick)
         self._hands[seat].remove(card)
         led = self._led
         if card != MATTO:
@@ -569,17 +568,18 @@ class MinchiateGame(Game):
         assert trick is not None
         w = winner_of(trick.plays)
         trick.winner = w
-        wt = team_of(w)
+        wt = w % 2  # team_of
         pts = 0
+        pile = self._piles[wt]
         for s, c in trick.plays:
             if c == MATTO:
-                owner = team_of(s)
+                owner = s % 2
                 self._piles[owner].append(MATTO)  # §7.6: the Matto stays with its team
                 if owner != wt:
                     self._matto_debt = owner
                 continue
-            self._piles[wt].append(c)
-            if team_of(s) != wt:
+            pile.append(c)
+            if s % 2 != wt:
                 pts += POINTS[c]  # §7.8: only the opponents' counting cards "die"
         self._tricks_won[w] += 1
         self._trick_count += 1
@@ -595,14 +595,15 @@ class MinchiateGame(Game):
                     "points": pts,
                 }
             )
-        self._score(
-            wt,
-            pts,
-            "capture",
-            seat=w,
-            trick=self._trick_count,
-            cards=[c for s, c in trick.plays if team_of(s) != wt and POINTS[c] and c != MATTO],
-        )
+        if pts > 0:  # (_score records nothing worth 0)
+            self._score(
+                wt,
+                pts,
+                "capture",
+                seat=w,
+                trick=self._trick_count,
+                cards=[c for s, c in trick.plays if team_of(s) != wt and POINTS[c] and c != MATTO],
+            )
         self._led = None
         self._first_lead = False
         self._trump_in_trick = False
@@ -773,7 +774,8 @@ class MinchiateGame(Game):
     def sim_legal(self, seat: int) -> list[Any]:
         if self._phase != "play":
             return self.legal_actions(seat)
-        if self._trick is None or seat != self._trick.next_seat(4):
+        trick = self._trick
+        if trick is None or seat != (trick.leader + len(trick.plays)) % 4:
             return []
         return sort_hand(self.legal_cards(seat))
 
