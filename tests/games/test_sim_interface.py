@@ -202,6 +202,18 @@ def test_mighty_agent_accessors_match_the_views(seed: int, opt: int) -> None:
         game.apply(seat, agents[0].choose(game, seat, rng) if rng.random() < 0.7 else rng.choice(acts))
 
 
+def _card_play_view_matches(game: Game, seat: int) -> None:
+    """A ``card_play_view`` holds the view's values under the view's keys (of nested dicts: the keys it has)."""
+    part = game.card_play_view(seat)  # type: ignore[attr-defined]
+    view = game.view(seat)
+    keep = {"private": {"discards", "monte_seen"}}  # what the heuristic reads of the seat's private facts
+    for k, x in part.items():
+        if isinstance(x, dict) and isinstance(view[k], dict):
+            assert x == {kk: v for kk, v in view[k].items() if kk in keep.get(k, set(x))}, k
+        else:
+            assert x == view[k], k
+
+
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(["wizard", "mediatore", "minchiate"]))
 def test_sim_choose_is_choose(seed: int, game_id: str) -> None:
@@ -212,6 +224,8 @@ def test_sim_choose_is_choose(seed: int, game_id: str) -> None:
     steps = 0
     while not game.is_over and steps < 300:
         seat = game.to_move()[0]
+        if game.phase == "play" and hasattr(game, "card_play_view"):  # type: ignore[attr-defined]
+            _card_play_view_matches(game, seat)
         for agent in agents:
             _same_choice(agent, game, seat, rng.getrandbits(32))
         game.apply(seat, rng.choice(game.legal_actions(seat)))

@@ -750,6 +750,34 @@ class MediatoreGame(Game):
         v["prompt"] = self._prompt(seat)
         return v
 
+    def card_play_view(self, seat: int) -> View:
+        """The part of ``view(seat)`` a computer player reads to play a card (the same values under the same keys;
+        of ``trick``, ``memory`` and ``private`` only ``plays``, ``tricks`` and ``discards`` / ``monte_seen``): a
+        search builds it for every simulated card, where the whole view cost more than the rest of the playout."""
+        status, partner = self._partner_status()
+        priv: dict[str, Any] = {}
+        b, c = self._bidder, self._contract
+        if seat == b and c is not None:
+            if c == "chiamo" and self._called is not None:
+                priv["monte_seen"] = list(self._monte_orig)
+            if c == "solissimo":
+                priv["monte_seen"] = list(self._monte)
+            if self._discards:
+                priv["discards"] = list(self._discards)
+        return {
+            "seat": seat,
+            "hand": sorted(self._hands[seat], key=sort_key),
+            "role": self._role(seat),
+            "contract": c,
+            "bidder": b if c is not None else None,
+            "called_card": self._called,
+            "partner": partner,
+            "partner_status": status,
+            "trick": {"plays": [[s, x] for s, x in self._plays]},
+            "memory": {"tricks": [[ld, [x for _, x in pl], w, sig] for ld, pl, w, sig in self._tricks]},
+            "private": priv,
+        }
+
     def _role(self, seat: int) -> dict[str, Any] | None:
         c = self._contract
         b = self._bidder
