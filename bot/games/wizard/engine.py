@@ -628,6 +628,33 @@ class WizardGame(Game):
         v["prompt"] = {"kind": "pick", "actions": acts} if acts else None
         return v
 
+    def card_play_view(self, seat: int) -> View:
+        """The part of ``view(seat)`` a computer player reads to play a card: the same values under the same keys
+        (a test checks it), built without the rest (a search builds it for every simulated card). Do not mutate:
+        ``round_tricks`` is the engine's own list."""
+        bids = self._bids_public()
+        if self._mode != "open" and self._bids[seat] is not None and bids[seat] is None:
+            bids[seat] = self._bids[seat]
+        blind = self._blind and self._phase != "over"
+        return {
+            "seat": seat,
+            "num_seats": self._n,
+            "hand_size": self._r,
+            "trump": self._trump,
+            "lead_suit": self._lead,
+            "indicator": self._indicator,
+            "bids": bids,
+            "tricks": list(self._tricks),
+            "hand_counts": [len(h) for h in self._hands],
+            "trick": {"leader": self._leader, "plays": [[s, c] for s, c in self._plays]},
+            "round_tricks": self._round_tricks,
+            "hand": [] if blind else sort_hand(self._hands[seat]),
+            "hand_hidden": blind,
+            "foreheads": [None if s == seat or not self._hands[s] else self._hands[s][0] for s in range(self._n)]
+            if blind
+            else None,
+        }
+
     # -- search support ------------------------------------------------------------------------------------
     # -- public facts for cheap search rollouts (building a view per simulated card costs more than the rollout)
     @property
