@@ -129,7 +129,6 @@ class MinchiateNormal:
         if len(legal) == 1:
             return legal[0]
         hand: list[str] = view["hand"]
-        unseen = _unseen(view)
         plays = [(int(s), c) for s, c in (view["trick"] or {"plays": []})["plays"]]
         real = [(s, c) for s, c in plays if c != MATTO]
         non_matto = [c for c in legal if c != MATTO]
@@ -139,8 +138,15 @@ class MinchiateNormal:
         w = winner_of(plays)
         pos = len(plays)
         trick_pts = sum(POINTS[c] for _, c in real)
-        wins = [c for c in non_matto if winner_of([*plays, (seat, c)]) == seat]
+        # the cards that would win the trick (winner_of of the trick with the card added): a card beats the
+        # winning one if it is a trump above it, or of the led suit above it while no trump is in
+        led = SUIT[real[0][1]]
+        best = max(STRENGTH[c] + (1000 if SUIT[c] == TRUMP else 0) for _, c in real if SUIT[c] in (TRUMP, led))
+        wins = [
+            c for c in non_matto if SUIT[c] in (TRUMP, led) and STRENGTH[c] + (1000 if SUIT[c] == TRUMP else 0) > best
+        ]
         if w % 2 == me:
+            unseen = _unseen(view)  # (only needed here)
             partner_card = next(c for s, c in plays if s == w)
             safe = pos == 3 or _master(partner_card, unseen)
             if safe and non_matto:
