@@ -62,7 +62,7 @@ def play_starts(cls: type[Game], seats: int, options: dict[str, object], count: 
             seat = game.to_move()[0]
             if game.phase == "play":  # type: ignore[attr-defined]
                 out.append((game.clone(), len(game.view(seat)["hand"])))
-                while not game.is_over and game.phase == "play":  # type: ignore[attr-defined]
+                while game.phase == "play":  # type: ignore[attr-defined]  # (a finished game is not in play)
                     seat = game.to_move()[0]
                     game.apply(seat, rng.choice(game.legal_actions(seat)))
                 continue
@@ -74,7 +74,7 @@ def display_cards(start: Game, rng: random.Random) -> int:
     """The card play of one hand from ``start`` by random legal moves, through the display interface."""
     game = start.clone()
     cards = 0
-    while not game.is_over and game.phase == "play":  # type: ignore[attr-defined]
+    while game.phase == "play":  # type: ignore[attr-defined]  # (a finished game is not in play)
         seat = game.to_move()[0]
         acts = game.legal_actions(seat)
         game.apply(seat, acts[int(rng.random() * len(acts))])
@@ -89,7 +89,7 @@ def lean_cards(start: Game, rng: random.Random) -> int:
     game = start.clone(for_search=True)
     legal, play = game.sim_legal, game.sim_apply
     cards = 0
-    while not game.is_over and game.phase == "play":  # type: ignore[attr-defined]
+    while game.phase == "play":  # type: ignore[attr-defined]  # (a finished game is not in play)
         seat = game.to_move()[0]
         moves = legal(seat)
         play(seat, moves[int(rng.random() * len(moves))])  # drawn as the baseline draws

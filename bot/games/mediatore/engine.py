@@ -57,9 +57,12 @@ def card_thirds(cards: list[str] | tuple[str, ...]) -> int:
     return sum(THIRDS[c[0]] for c in cards)
 
 
+_SORT_KEYS: dict[str, tuple[int, int]] = {c: (SUIT_ORDER.index(c[1]), -STRENGTH[c[0]]) for c in ITALIAN_40}
+
+
 def sort_key(card: str) -> tuple[int, int]:
     """Display order: suit (D C S B) then rank high to low."""
-    return SUIT_ORDER.index(card[1]), -STRENGTH[card[0]]
+    return _SORT_KEYS[card]
 
 
 def trick_winner(plays: list[tuple[int, str]] | tuple[tuple[int, str], ...]) -> int:

@@ -687,18 +687,28 @@ class WizardGame(Game):
             return [a for a in self.legal_actions(seat) if a["type"] != "undo"]
         if seat != (self._leader + len(self._plays)) % self._n:
             return []
+        hand = self._hands[seat]
+        lead = self._lead
+        if lead is not None:
+            # _playable: follow suit (Wizards and Jesters, whose suit is "", always allowed) if possible
+            cards = [c for c in hand if SUIT[c] in (lead, "")]
+            if len(cards) == len(hand) or not any(SUIT[c] for c in cards):
+                cards = hand
+        else:
+            cards = hand
         out: list[Any] = []
         seen_w = seen_j = False
-        for c in self._playable(seat):
+        for c in cards:
             # one move per kind of identical special card, the first in hand order (as legal_actions)
-            if c in WIZ_SET:
-                if seen_w:
+            if not SUIT[c]:
+                if c in WIZ_SET:
+                    if seen_w:
+                        continue
+                    seen_w = True
+                elif seen_j:
                     continue
-                seen_w = True
-            elif c in JES_SET:
-                if seen_j:
-                    continue
-                seen_j = True
+                else:
+                    seen_j = True
             out.append(c)
         return out
 
