@@ -54,9 +54,10 @@ EVENTS_SHOWN = 12
 
 
 def card_thirds(cards: list[str] | tuple[str, ...]) -> int:
-    return sum(THIRDS[c[0]] for c in cards)
+    return sum(map(_CARD_THIRDS.__getitem__, cards))
 
 
+_CARD_THIRDS: dict[str, int] = {c: THIRDS[c[0]] for c in ITALIAN_40}
 _SORT_KEYS: dict[str, tuple[int, int]] = {c: (SUIT_ORDER.index(c[1]), -STRENGTH[c[0]]) for c in ITALIAN_40}
 
 
@@ -229,6 +230,8 @@ class MediatoreGame(Game):
         return self._bidder  # call / exchange
 
     def to_move(self) -> tuple[int, ...]:
+        if self._phase == "play":  # (searches ask it per card)
+            return ((self._leader + len(self._plays)) % 4,)
         a = self._actor()
         return () if a < 0 else (a,)
 
@@ -521,7 +524,7 @@ class MediatoreGame(Game):
         plays = tuple(self._plays)
         winner = trick_winner(plays)
         self._tricks.append((self._leader, plays, winner, self._lead_signal))
-        self._won[winner].extend(c for _, c in plays)
+        self._won[winner].extend([c for _, c in plays])
         if not self._search:
             self._event(
                 {
@@ -594,8 +597,8 @@ class MediatoreGame(Game):
             "tricks": [[ld, [c for _, c in pl], w, sig] for ld, pl, w, sig in self._tricks],
             "bidder_side": list(side),
             "counting_cards": {
-                "bidder_side": sorted((c for c in side_cards if THIRDS[c[0]]), key=sort_key),
-                "defenders": sorted((c for c in def_cards if THIRDS[c[0]]), key=sort_key),
+                "bidder_side": sorted([c for c in side_cards if _CARD_THIRDS[c]], key=_SORT_KEYS.__getitem__),
+                "defenders": sorted([c for c in def_cards if _CARD_THIRDS[c]], key=_SORT_KEYS.__getitem__),
             },
             "bidder_side_thirds": b_thirds,
             "defender_thirds": d_thirds,
@@ -834,18 +837,21 @@ class MediatoreGame(Game):
     def sim_legal(self, seat: int) -> list[Move]:
         if self._phase != "play":
             return self.legal_actions(seat)  # type: ignore[return-value]
-        if seat != (self._leader + len(self._plays)) % 4:
+        plays = self._plays
+        if seat != (self._leader + len(plays)) % 4:
             return []
-        cards = self._playable(seat)
-        if self._plays or not self._may_signal(seat):
-            return cards  # type: ignore[return-value]
+        hand = self._hands[seat]
+        if plays:  # _playable: follow suit if possible
+            led = plays[0][1][1]
+            return [c for c in hand if c[1] == led] or list(hand)
+        if not self._may_signal(seat):
+            return list(hand)
         # _legal_signals for every card of the hand at once: each suit's cards counted once
         out: list[Move] = []
-        hand = self._hands[seat]
         by_suit: dict[str, list[str]] = {}
         for c in hand:
             by_suit.setdefault(c[1], []).append(c)
-        for c in cards:
+        for c in hand:
             sig = _SIGNALLED[c]
             out.append(c)
             out.append(sig["knock"])

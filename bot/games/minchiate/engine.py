@@ -279,7 +279,8 @@ class MinchiateGame(Game):
         if converted[0] or converted[1]:
             ev["resti"] = list(self._resti)
         self._score_events.append(ev)
-        self._push({"kind": "score", **ev})
+        if not self._search:
+            self._push({"kind": "score", **ev})
 
     def _end_deal(self) -> None:
         # §8.3 Matto settlement
@@ -299,7 +300,7 @@ class MinchiateGame(Game):
         for t in (0, 1):
             pile = self._piles[t]
             parts = {
-                "cards": sum(POINTS[c] for c in pile),
+                "cards": sum(map(POINTS.__getitem__, pile)),
                 "combinations": combos_total(pile),
                 "card_count": max(0, len(pile) - 42),
                 "last_trick": 10 if t == last_team else 0,
@@ -391,8 +392,8 @@ class MinchiateGame(Game):
     def to_move(self) -> tuple[int, ...]:
         ph = self._phase
         if ph == "play":
-            assert self._trick is not None
-            return (self._trick.next_seat(4),)
+            t: Trick = self._trick  # type: ignore[assignment]  # (the play phase has a trick)
+            return ((t.leader + len(t.plays)) % 4,)  # Trick.next_seat, inlined (searches call it per card)
         if ph == "discard":
             return tuple(s for s in sorted(self._need) if self._need[s] > 0)
         if ph == "declare":
@@ -602,7 +603,7 @@ class MinchiateGame(Game):
                 "capture",
                 seat=w,
                 trick=self._trick_count,
-                cards=[c for s, c in trick.plays if team_of(s) != wt and POINTS[c] and c != MATTO],
+                cards=[c for s, c in trick.plays if s % 2 != wt and POINTS[c] and c != MATTO],  # (team_of)
             )
         self._led = None
         self._first_lead = False
