@@ -84,8 +84,9 @@ class AgentPolicy:
     """Rollouts by a heuristic agent for every seat, with some randomness (``epsilon`` of the moves are random
     legal ones) so that the samples cover the plausible lines, not only the heuristic's favourite one.
 
-    The heuristic agents read only ``state.view(seat)``: in a determinized state that is the sampled deal as
-    that seat would see it, so the rollout seats play on their own information, not on the full deal."""
+    The heuristic agents read only what ``state.view(seat)`` shows (through narrow parts of it, such as a
+    ``card_play_view``): in a determinized state that is the sampled deal as that seat would see it, so the
+    rollout seats play on their own information, not on the full deal."""
 
     def __init__(self, agent: Agent, epsilon: float) -> None:
         self.agent = agent
