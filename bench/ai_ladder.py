@@ -19,21 +19,30 @@ first-place share of A; decision times (median / p95 / max, non-forced decisions
 levels are ``random`` (uniform legal moves) and the registered ones (``easy`` = greedy heuristic, ``normal``,
 ``strong``); ``--budget`` overrides a strong budget for experiments.
 
+``--compare-with PATH`` plays the same match-ups on the same deals with the ``bot`` package of another checkout
+(e.g. the previous version) in a second process, at the same time (so both meet the same machine load), and
+prints its figures too, the paired difference per deal (this version minus that one, with its 95% CI), how many
+deals were played move for move alike, and both sides' decision times.
+
 Usage:
     python bench/ai_ladder.py [--games wizard mediatore mighty minchiate] [--deals 20]
         [--matchups strong:random strong:easy ...] [--seed 1] [--first-deal 0] [--jobs 1] [--wizard-rounds all]
-        [--budget mediatore.play=200 ...]
+        [--budget mediatore.play=200 ...] [--compare-with ../previous-checkout]
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
+import json
 import math
 import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Iterable
@@ -42,7 +51,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# --bot-root (used by --compare-with): play with the bot package of another checkout
+sys.path.insert(
+    0, str(Path(sys.argv[sys.argv.index("--bot-root") + 1] if "--bot-root" in sys.argv else Path(__file__).parents[1]))
+)
 
 from bot.ai.base import Agent, RandomAgent
 from bot.engine.protocol import Game
@@ -85,6 +97,7 @@ class DealResult:
     bids: list[int] = field(default_factory=lambda: [0, 0])  # Wizard: A's exact bids, rounds
     first: list[float] = field(default_factory=list)  # Wizard: A first (ties share)
     times: dict[str, list[float]] = field(default_factory=dict)
+    digest: str = ""  # of every move of the deal (two versions played it alike iff equal)
 
 
 def play_deal(game_id: str, a_level: str, b_level: str, deal: int, seed: int, wizard_rounds: str) -> DealResult:
@@ -95,6 +108,7 @@ def play_deal(game_id: str, a_level: str, b_level: str, deal: int, seed: int, wi
         options["rounds"] = wizard_rounds
     deal_seed = derive_seed(seed, game_id, "deal", deal)
     out = DealResult()
+    moves = hashlib.sha256()
     for rot, a_seats in enumerate(rotations(game_id)):
         levels = [a_level if s in a_seats else b_level for s in range(n)]
         agents = [agent(game_id, lv) for lv in levels]
@@ -109,9 +123,11 @@ def play_deal(game_id: str, a_level: str, b_level: str, deal: int, seed: int, wi
             dt = time.perf_counter() - t0
             if len([x for x in legal if x.get("type") != "undo"]) > 1:
                 out.times.setdefault(levels[seat], []).append(dt)
+            moves.update(json.dumps(action, sort_keys=True).encode())
             game.apply(seat, action)
             step += 1
         _score(game_id, game, a_seats, levels, out)
+    out.digest = moves.hexdigest()
     return out
 
 
@@ -219,6 +235,8 @@ def run(
         bids[1] += r.bids[1]
         first.extend(r.first)
     return {
+        "per_deal": paired,
+        "digests": [r.digest for r in results],
         "paired": mean_ci(paired),
         "wins": wilson(sum(wins), len(wins)),
         "hands": len(wins),
@@ -262,6 +280,23 @@ def report(game_id: str, a: str, b: str, res: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+def compare(game_id: str, a: str, b: str, new: dict[str, Any], old: dict[str, Any]) -> None:
+    """This version's results against the other checkout's on the same deals."""
+    diffs = [x - y for x, y in zip(new["per_deal"], old["per_deal"], strict=True)]
+    m, h = mean_ci(diffs)
+    alike = sum(x == y for x, y in zip(new["digests"], old["digests"], strict=True))
+    print(f"{'':9s}   this version minus the other: {m:+.2f} ± {h:.2f} per deal (A's paired diff, 95% CI)")
+    print(f"{'':9s}   deals played move for move alike: {alike} of {len(diffs)}")
+    for lv in sorted(set(new["times"]) | set(old["times"])):
+        parts = []
+        for name, res in (("this", new), ("other", old)):
+            if lv in res["times"]:
+                med, p95, mx = res["times"][lv]
+                parts.append(f"{name} {med * 1000:6.1f} / {p95 * 1000:6.1f} / {mx * 1000:6.1f}")
+        print(f"{'':9s}   decision time {lv:6s} (median / p95 / max ms): {'   '.join(parts)}")
+    sys.stdout.flush()
+
+
 def main() -> None:
     if os.environ.get("PYTHONHASHSEED") != "0":
         # Some heuristics break ties by iterating a set of card strings, whose order depends on the per-process
@@ -281,6 +316,9 @@ def main() -> None:
     )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (each deal is one task)")
     parser.add_argument("--wizard-rounds", default="all", help="Wizard `rounds` option (default: whole games)")
+    parser.add_argument("--compare-with", metavar="PATH", help="another checkout to play the same deals with")
+    parser.add_argument("--bot-root", help=argparse.SUPPRESS)
+    parser.add_argument("--json-out", help=argparse.SUPPRESS)
     parser.add_argument(
         "--budget",
         nargs="*",
@@ -303,13 +341,40 @@ def main() -> None:
             val = typ(value)
         registry.search(game_id).budget = dataclasses.replace(old, **{fld: val})
     print("strong budgets:", {g: dataclasses.asdict(registry.search(g).budget) for g in args.games})
+    other: subprocess.Popen[bytes] | None = None
+    other_out = ""
+    if args.compare_with:
+        # the same command with the other checkout's bot package, run alongside
+        with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+            other_out = f.name
+        argv = list(sys.argv[1:])
+        i = argv.index("--compare-with")
+        del argv[i : i + 2]
+        cmd = [sys.executable, __file__, *argv, "--bot-root", args.compare_with, "--json-out", other_out]
+        other = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    collected: dict[str, dict[str, Any]] = {}
     for game_id in args.games:
         for mu in args.matchups:
             a, _, b = mu.partition(":")
             t0 = time.perf_counter()
             res = run(game_id, a, b, args.deals, args.seed, args.jobs, args.wizard_rounds, args.first_deal)
-            report(game_id, a, b, res)
-            print(f"{'':9s}   ({time.perf_counter() - t0:.0f} s)")
+            collected[f"{game_id} {mu}"] = res
+            if not args.json_out:
+                report(game_id, a, b, res)
+                print(f"{'':9s}   ({time.perf_counter() - t0:.0f} s)")
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(collected))
+    if other is not None:
+        if other.wait() != 0:
+            raise SystemExit(f"the run with {args.compare_with} failed")
+        theirs = json.loads(Path(other_out).read_text())
+        Path(other_out).unlink()
+        print(f"\n-- the same deals with {args.compare_with} --")
+        for key, res in collected.items():
+            game_id, mu = key.split(" ")
+            a, _, b = mu.partition(":")
+            report(game_id, a, b, theirs[key])
+            compare(game_id, a, b, res, theirs[key])
 
 
 if __name__ == "__main__":

@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.ai.ismcts import ActionKey, SearchSpec, action_key, searchable
-from bot.engine.protocol import Action, Game
+from bot.ai.ismcts import ActionKey, SearchSpec, action_key
+from bot.engine.protocol import Action, Game, Move
 
 
 class NodeCapExceeded(Exception):
@@ -26,7 +26,7 @@ class NodeCapExceeded(Exception):
 
 
 def cards_left(game: Game, seat: int) -> int:
-    return len(game.view(seat)["hand"])
+    return game.hand_size(seat)
 
 
 class _Solver:
@@ -42,7 +42,7 @@ class _Solver:
         self.seat = seat
         self.sides = sides
 
-    def _children(self, state: Game) -> tuple[int, list[Action]] | None:
+    def _children(self, state: Game) -> tuple[int, list[Move]] | None:
         self.nodes += 1
         if self.nodes > self.node_cap:
             raise NodeCapExceeded
@@ -51,7 +51,7 @@ class _Solver:
         movers = state.to_move()
         if not movers:
             return None
-        acts = searchable(state.legal_actions(movers[0]))
+        acts = state.sim_legal(movers[0])  # compact moves, in legal_actions order (no undo)
         return (movers[0], acts) if acts else None
 
     def value(self, state: Game) -> Sequence[float]:
@@ -63,7 +63,7 @@ class _Solver:
         best: Sequence[float] | None = None
         for a in acts:
             child = state.clone()
-            child.apply(mover, a)
+            child.sim_apply(mover, a)
             v = self.value(child)
             if best is None or v[mover] > best[mover]:
                 best = v
@@ -81,7 +81,7 @@ class _Solver:
         best = -1.0 if maximise else 2.0
         for a in acts:
             child = state.clone()
-            child.apply(mover, a)
+            child.sim_apply(mover, a)
             v = self.minimax(child, alpha, beta)
             if maximise:
                 best = max(best, v)

@@ -22,11 +22,13 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine.protocol import Action, Game
+from bot.engine.protocol import Action, Game, Move
 
 ActionKey = Hashable
 #: ``(state, seat, legal actions, rng) -> action``: how seats move outside the tree.
 Policy = Callable[[Game, int, list[Action], random.Random], Action]
+#: the same over the compact moves of ``state.sim_legal(seat)``
+SimPolicy = Callable[[Game, int, list[Move], random.Random], Move]
 #: ``(root state, finished state) -> reward in 0..1 per seat``.
 Reward = Callable[[Game, Game], Sequence[float]]
 #: ``(root state, current state) -> True once the hand being searched is over``.
@@ -60,9 +62,7 @@ class HandTracker:
 
     def __call__(self, root: Game, state: Game) -> bool:
         return (
-            state.is_over
-            or state.hand_number != root.hand_number
-            or len(state.settlements()) != len(root.settlements())
+            state.is_over or state.hand_number != root.hand_number or state.num_settlements() != root.num_settlements()
         )
 
 
@@ -81,6 +81,11 @@ class SearchSpec:
     max_branch: int = 40
     #: safety net for rollouts (a bug in hand_over must not hang a table)
     max_rollout_steps: int = 2000
+    #: the simulation interface (both or neither): below the root the tree and the rollouts then walk compact
+    #: moves (``sim_legal`` / ``sim_apply``), keyed by ``sim_key`` and played out by ``sim_policy``; they must
+    #: make the same choices as ``key`` and ``policy`` on the display actions (the same classes, the same order)
+    sim_key: Callable[[Move], ActionKey] | None = None
+    sim_policy: SimPolicy | None = None
 
 
 class Node:
@@ -126,6 +131,8 @@ def ismcts(
     c = spec.exploration
     hand_over = spec.hand_over
     policy = spec.policy
+    sim_key, sim_policy = spec.sim_key, spec.sim_policy
+    lean = sim_key is not None and sim_policy is not None
     for _ in range(iterations):
         state = game.determinize(seat, rng)
         node = root
@@ -141,10 +148,16 @@ def ismcts(
                 if not movers:
                     break
                 mover = movers[0]
-                acts = searchable(state.legal_actions(mover))
-                if len(acts) > spec.max_branch or not acts:
-                    break
-                keyed = {key(a): a for a in acts}
+                if lean:
+                    moves = state.sim_legal(mover)
+                    if len(moves) > spec.max_branch or not moves:
+                        break
+                    keyed = {sim_key(m): m for m in moves}  # type: ignore[misc]
+                else:
+                    acts = searchable(state.legal_actions(mover))
+                    if len(acts) > spec.max_branch or not acts:
+                        break
+                    keyed = {key(a): a for a in acts}
             children = node.children
             untried = [k for k in keyed if k not in children]
             if untried:
@@ -154,7 +167,10 @@ def ismcts(
                     if ch is not None:
                         ch.avail += 1
                 child = children[k] = Node(mover)
-                state.apply(mover, keyed[k])
+                if lean and node is not root:
+                    state.sim_apply(mover, keyed[k])
+                else:
+                    state.apply(mover, keyed[k])
                 path.append(child)
                 break
             best_k: ActionKey = None
@@ -165,8 +181,11 @@ def ismcts(
                 if u > best_u:
                     best_u, best_k = u, k2
                 ch.avail += 1
+            if lean and node is not root:
+                state.sim_apply(mover, keyed[best_k])
+            else:
+                state.apply(mover, keyed[best_k])
             node = children[best_k]
-            state.apply(mover, keyed[best_k])
             path.append(node)
         # -- rollout to the end of the hand -------------------------------------------------------------
         steps = 0
@@ -175,10 +194,16 @@ def ismcts(
             if not movers:
                 break
             mover = movers[0]
-            acts = searchable(state.legal_actions(mover))
-            if not acts:
-                break
-            state.apply(mover, acts[0] if len(acts) == 1 else policy(state, mover, acts, rng))
+            if lean:
+                moves = state.sim_legal(mover)
+                if not moves:
+                    break
+                state.sim_apply(mover, moves[0] if len(moves) == 1 else sim_policy(state, mover, moves, rng))  # type: ignore[misc]
+            else:
+                acts = searchable(state.legal_actions(mover))
+                if not acts:
+                    break
+                state.apply(mover, acts[0] if len(acts) == 1 else policy(state, mover, acts, rng))
             steps += 1
         reward = spec.reward(game, state)
         for n in path:

@@ -84,8 +84,9 @@ class AgentPolicy:
     """Rollouts by a heuristic agent for every seat, with some randomness (``epsilon`` of the moves are random
     legal ones) so that the samples cover the plausible lines, not only the heuristic's favourite one.
 
-    The heuristic agents read only ``state.view(seat)``: in a determinized state that is the sampled deal as
-    that seat would see it, so the rollout seats play on their own information, not on the full deal."""
+    The heuristic agents read only what ``state.view(seat)`` shows (through narrow parts of it, such as a
+    ``card_play_view``): in a determinized state that is the sampled deal as that seat would see it, so the
+    rollout seats play on their own information, not on the full deal."""
 
     def __init__(self, agent: Agent, epsilon: float) -> None:
         self.agent = agent
@@ -223,17 +224,25 @@ def _same_declaration(a: Action, seen: list[Action]) -> bool:
 
 def _playout(game: Game, det: Game, seat: int, first: Action, spec: SearchSpec, agent: Agent, seed: int) -> float:
     """``seat``'s reward when it plays ``first`` on the sampled deal ``det`` and ``agent`` plays every seat to
-    the end of the hand (its randomness seeded by ``seed``, so candidates meet the same playout luck)."""
+    the end of the hand (its randomness seeded by ``seed``, so candidates meet the same playout luck).
+
+    An agent with ``sim_choose`` (the same choice as ``choose``, as a compact move) plays through the engine's
+    simulation interface: no display action is built or re-validated for a simulated card."""
     state = det.clone()
     state.apply(seat, first)
     prng = random.Random(seed)
     steps = 0
-    while steps < spec.max_rollout_steps and not spec.hand_over(game, state):
+    hand_over = spec.hand_over
+    sim_choose = getattr(agent, "sim_choose", None)
+    while steps < spec.max_rollout_steps and not hand_over(game, state):
         movers = state.to_move()
         if not movers:
             break
         mover = movers[0]
-        state.apply(mover, agent.choose(state, mover, prng))
+        if sim_choose is not None:
+            state.sim_apply(mover, sim_choose(state, mover, prng))
+        else:
+            state.apply(mover, agent.choose(state, mover, prng))
         steps += 1
     return spec.reward(game, state)[seat]
 

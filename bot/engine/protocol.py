@@ -17,6 +17,13 @@ Actions are small JSON-serialisable dicts with a ``"type"`` key, e.g. ``{"type":
 
 For search-based computer players: ``clone()`` is cheap, and ``determinize(seat, rng)`` returns a full
 state in which every card hidden from ``seat`` has been re-dealt consistently with ``view(seat)``.
+
+The simulation interface (searches, playouts): ``sim_legal(seat)`` lists the moves a search considers in a
+compact form (a card id for a plain play, a small tuple for a play with extras, the display action otherwise)
+in the order of ``legal_actions``; ``sim_apply(seat, move)`` applies one of them without re-validating it.
+``sim_action`` / ``sim_move`` convert between the two forms. States made for search (``clone(for_search=True)``,
+``determinize``) log no display events: nothing renders them. The defaults below fall back to the display
+interface, so an engine may implement them or not; a test checks that both paths agree.
 """
 
 from __future__ import annotations
@@ -32,6 +39,8 @@ from .seats import Direction
 
 Action = dict[str, Any]
 View = dict[str, Any]
+#: a compact action of the simulation interface: a card id, a small tuple, or a display action
+Move = Any
 
 #: Currencies the ledger knows. ``stake`` and ``resto`` must sum to zero over the seats of a unit.
 CURRENCIES = ("stake", "resto", "point")
@@ -186,8 +195,9 @@ class Game(ABC):
 
     # -- for computer players ------------------------------------------------------------------------
     @abstractmethod
-    def clone(self) -> Self:
-        """An independent copy, cheap enough to call thousands of times per decision."""
+    def clone(self, for_search: bool = False) -> Self:
+        """An independent copy, cheap enough to call thousands of times per decision. ``for_search``: a state
+        for simulation only (no display events are logged from then on; clones of it are search states too)."""
 
     @abstractmethod
     def determinize(self, seat: int, rng: random.Random) -> Self:
@@ -208,6 +218,31 @@ class Game(ABC):
     def sides_public(self) -> bool:
         """Whether every seat's side in the current hand is public knowledge (a search may then solve exactly)."""
         return False
+
+    # -- the simulation interface (overridden by engines with a faster path) --------------------------------
+    def sim_legal(self, seat: int) -> list[Move]:
+        """The moves a search considers for ``seat`` (no ``undo``), compact, in ``legal_actions`` order."""
+        return [a for a in self.legal_actions(seat) if a.get("type") != "undo"]
+
+    def sim_apply(self, seat: int, move: Move) -> None:
+        """Apply a move of ``sim_legal(seat)`` (it may not be re-validated: pass only listed moves)."""
+        self.apply(seat, self.sim_action(move))
+
+    def sim_action(self, move: Move) -> Action:
+        """The display action of a compact move."""
+        return move  # type: ignore[no-any-return]
+
+    def sim_move(self, action: Action) -> Move:
+        """The compact move of a display action (of the current position)."""
+        return action
+
+    def num_settlements(self) -> int:
+        """``len(self.settlements())`` without copying the list (searches test it after every move)."""
+        return len(self.settlements())
+
+    def hand_size(self, seat: int) -> int:
+        """How many cards ``seat``'s view shows in its hand."""
+        return len(self.view(seat)["hand"])
 
     # -- conveniences -----------------------------------------------------------------------------
     def is_legal(self, seat: int, action: Action) -> bool:

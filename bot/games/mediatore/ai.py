@@ -7,7 +7,9 @@ when it cannot win, wins tricks that carry points and feeds points to a known pa
 
 Both read only ``game.view(seat)`` (hand, role, public table, the seat's memory of this hand's tricks) and
 ``game.legal_actions(seat)``; in the exchange phase they build the combo action from the view's prompt
-instead of enumerating thousands of combinations.
+instead of enumerating thousands of combinations. To play a card they read only its part
+``game.card_play_view(seat)`` and the compact moves ``game.sim_legal(seat)`` (``sim_choose``: the same choice as
+a compact move, which a search's playouts apply without building a display action).
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ import random
 from typing import Any
 
 from bot.engine.cards import ITALIAN_40
-from bot.engine.protocol import Action, Game
-from bot.games.mediatore.engine import CONTRACTS, STRENGTH, THIRDS
+from bot.engine.protocol import Action, Game, Move
+from bot.games.mediatore.engine import CONTRACTS, STRENGTH, THIRDS, MediatoreGame
 
 RANKS_HIGH_FIRST = "32AKNJ7654"
 
@@ -153,10 +155,27 @@ def _mates(view: dict[str, Any], seat: int) -> set[int] | None:
     return None
 
 
+def _play_moves(game: Game, seat: int) -> tuple[dict[str, Any], list[Move]]:
+    """The card-play part of the seat's view and its legal moves (compact)."""
+    assert isinstance(game, MediatoreGame)
+    moves = game.sim_legal(seat)
+    if not moves:
+        raise ValueError(f"seat {seat} has nothing to do")
+    return game.card_play_view(seat), moves
+
+
 class MediatoreAgent:
     level = "normal"
 
+    def sim_choose(self, game: Game, seat: int, rng: random.Random) -> Move:
+        """:meth:`choose` as a move of ``game.sim_legal(seat)``."""
+        if game.phase == "play":  # type: ignore[attr-defined]
+            return self._play(*_play_moves(game, seat), seat)
+        return game.sim_move(self.choose(game, seat, rng))
+
     def choose(self, game: Game, seat: int, rng: random.Random) -> Action:
+        if game.phase == "play":  # type: ignore[attr-defined]
+            return game.sim_action(self._play(*_play_moves(game, seat), seat))
         view = game.view(seat)
         prompt = view["prompt"]
         if prompt is None:
@@ -166,21 +185,19 @@ class MediatoreAgent:
         if phase == "exchange":
             give = any(f["key"] == "give" for f in prompt["fields"])
             return choose_exchange(hand, give)
-        actions: list[Action] = prompt["actions"]
         if phase == "auction":
             bid = choose_bid(hand)
             high = view["high_bid"]
             if bid is not None and (high is None or CONTRACTS.index(bid) > CONTRACTS.index(high)):
                 return {"type": "bid", "contract": bid}
             return {"type": "pass"}
-        if phase == "call":
-            return {"type": "call", "card": choose_call(hand, view["contract"])}
-        return self._play(view, seat, actions)
+        return {"type": "call", "card": choose_call(hand, view["contract"])}
 
     # -- card play ---------------------------------------------------------------------------------------
-    def _play(self, view: dict[str, Any], seat: int, actions: list[Action]) -> Action:
+    def _play(self, view: dict[str, Any], moves: list[Move], seat: int) -> Move:
+        """A compact move: the card, or ``(card, signal)`` for a signalled lead."""
         hand: list[str] = view["hand"]
-        legal = [a["card"] for a in actions if "signal" not in a]
+        legal: list[str] = [m for m in moves if type(m) is str]
         trick = view["trick"]["plays"]
         played: set[str] = {c for t in view["memory"]["tricks"] for c in t[1]}
         played.update(c for _, c in trick)
@@ -206,15 +223,13 @@ class MediatoreAgent:
             if view.get("contract") == "chiamo" and called and bidder_with_partner and hidden and called in outstanding:
                 toward = called[1]
             card = self._lead(hand, legal, is_master, outstanding, toward)
-            act: Action = {"type": "play", "card": card}
             # Truthful informational signals when someone is known to be listening.
             if mates:
-                sigs = [a.get("signal") for a in actions if a["card"] == card and "signal" in a]
+                sigs = [m[1] for m in moves if type(m) is tuple and m[0] == card]
                 for s in ("fly", "stroke"):
                     if s in sigs:
-                        act["signal"] = s
-                        break
-            return act
+                        return (card, s)
+            return card
         led = trick[0][1][1]
         best_seat, best_card = trick[0]
         for s, c in trick[1:]:
@@ -228,28 +243,19 @@ class MediatoreAgent:
             winners = [c for c in legal if STRENGTH[c[0]] > STRENGTH[best_card[0]]]
             if mate_winning and (last or is_master(best_card)):
                 # Our side takes it: add the most points without wasting a master card.
-                return {
-                    "type": "play",
-                    "card": max(legal, key=lambda c: (THIRDS[c[0]] - 2 * is_master(c), -STRENGTH[c[0]])),
-                }
+                return max(legal, key=lambda c: (THIRDS[c[0]] - 2 * is_master(c), -STRENGTH[c[0]]))
             if winners:
                 if last:
                     # Safe win: take it with the card worth the most, else the cheapest winner.
-                    return {
-                        "type": "play",
-                        "card": max(winners, key=lambda c: (THIRDS[c[0]], -STRENGTH[c[0]])),
-                    }
+                    return max(winners, key=lambda c: (THIRDS[c[0]], -STRENGTH[c[0]]))
                 masters = [c for c in winners if is_master(c)]
                 if masters and (pts_in_trick > 0 or not mate_winning):
-                    return {"type": "play", "card": min(masters, key=lambda c: STRENGTH[c[0]])}
-            return {"type": "play", "card": self._lowest(legal)}
+                    return min(masters, key=lambda c: STRENGTH[c[0]])
+            return self._lowest(legal)
         # Void in the led suit: give points to a partner who is winning, else throw the least useful card.
         if mate_winning and (last or is_master(best_card)):
-            return {
-                "type": "play",
-                "card": max(legal, key=lambda c: (THIRDS[c[0]] - 2 * is_master(c), -STRENGTH[c[0]])),
-            }
-        return {"type": "play", "card": self._throw(hand, legal)}
+            return max(legal, key=lambda c: (THIRDS[c[0]] - 2 * is_master(c), -STRENGTH[c[0]]))
+        return self._throw(hand, legal)
 
     @staticmethod
     def _lowest(cards: list[str]) -> str:
@@ -287,7 +293,15 @@ class EasyMediatoreAgent:
 
     level = "easy"
 
+    def sim_choose(self, game: Game, seat: int, rng: random.Random) -> Move:
+        """:meth:`choose` as a move of ``game.sim_legal(seat)``."""
+        if game.phase == "play":  # type: ignore[attr-defined]
+            return self._play(*_play_moves(game, seat))
+        return game.sim_move(self.choose(game, seat, rng))
+
     def choose(self, game: Game, seat: int, rng: random.Random) -> Action:
+        if game.phase == "play":  # type: ignore[attr-defined]
+            return game.sim_action(self._play(*_play_moves(game, seat)))
         view = game.view(seat)
         prompt = view["prompt"]
         if prompt is None:
@@ -305,14 +319,16 @@ class EasyMediatoreAgent:
             if view["high_bid"] is None and sum(1 for c in hand if c[0] == "3") >= 2:
                 return {"type": "bid", "contract": "chiamo"}
             return {"type": "pass"}
-        if phase == "call":
-            return {"type": "call", "card": choose_call(hand, view["contract"])}
-        legal = [a["card"] for a in prompt["actions"] if "signal" not in a]
+        return {"type": "call", "card": choose_call(hand, view["contract"])}
+
+    @staticmethod
+    def _play(view: dict[str, Any], moves: list[Move]) -> str:
+        legal: list[str] = [m for m in moves if type(m) is str]
         trick = view["trick"]["plays"]
         if trick:
             led = trick[0][1][1]
             best = max((c for _, c in trick if c[1] == led), key=lambda c: STRENGTH[c[0]])
             top = max(legal, key=lambda c: (c[1] == led, STRENGTH[c[0]]))
             if top[1] == led and STRENGTH[top[0]] > STRENGTH[best[0]]:
-                return {"type": "play", "card": top}
-        return {"type": "play", "card": min(legal, key=lambda c: (THIRDS[c[0]], STRENGTH[c[0]], c))}
+                return top
+        return min(legal, key=lambda c: (THIRDS[c[0]], STRENGTH[c[0]], c))

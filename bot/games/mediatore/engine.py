@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from bot.engine.cards import ITALIAN_40
 from bot.engine.errors import IllegalAction
-from bot.engine.protocol import Action, Game, GameResult, OptionSpec, Settlement, View
+from bot.engine.protocol import Action, Game, GameResult, Move, OptionSpec, Settlement, View
 from bot.engine.rng import make_rng, shuffled
 from bot.engine.sampling import NoConsistentDeal, deal_constrained
 from bot.engine.seats import Direction
@@ -40,6 +40,8 @@ STRENGTH = {r: 10 - i for i, r in enumerate(RANK_ORDER)}
 #: card value in thirds of a point (§2.5)
 THIRDS = {"A": 3, "3": 1, "2": 1, "K": 1, "N": 1, "J": 1, "7": 0, "6": 0, "5": 0, "4": 0}
 LOW_RANKS = frozenset("7654")
+#: the compact signalled leads of the simulation interface, built once: (card, signal)
+_SIGNALLED = {c: {sig: (c, sig) for sig in SIGNALS} for c in ITALIAN_40}
 HIGH_RANKS = frozenset("32AKNJ")
 CARD_SET = frozenset(ITALIAN_40)
 LAST_TRICK_THIRDS = 3
@@ -52,12 +54,16 @@ EVENTS_SHOWN = 12
 
 
 def card_thirds(cards: list[str] | tuple[str, ...]) -> int:
-    return sum(THIRDS[c[0]] for c in cards)
+    return sum(map(_CARD_THIRDS.__getitem__, cards))
+
+
+_CARD_THIRDS: dict[str, int] = {c: THIRDS[c[0]] for c in ITALIAN_40}
+_SORT_KEYS: dict[str, tuple[int, int]] = {c: (SUIT_ORDER.index(c[1]), -STRENGTH[c[0]]) for c in ITALIAN_40}
 
 
 def sort_key(card: str) -> tuple[int, int]:
     """Display order: suit (D C S B) then rank high to low."""
-    return SUIT_ORDER.index(card[1]), -STRENGTH[card[0]]
+    return _SORT_KEYS[card]
 
 
 def trick_winner(plays: list[tuple[int, str]] | tuple[tuple[int, str], ...]) -> int:
@@ -147,6 +153,7 @@ class MediatoreGame(Game):
         self._last_hand: dict[str, Any] | None = None
         self._hand_no = 0
         self._dealer = make_rng(seed, "first_dealer").randrange(4)  # §3.1
+        self._search = False  # a search state (clone(for_search=True), determinize): no display events
         self._deal()
 
     # -- dealing ---------------------------------------------------------------------------------------
@@ -187,6 +194,8 @@ class MediatoreGame(Game):
         self._event({"kind": "deal", "hand": self._hand_no, "dealer": self._dealer})
 
     def _event(self, ev: dict[str, Any]) -> None:
+        if self._search:
+            return  # nothing renders a search state
         self._events.append(ev)
         if len(self._events) > 4 * EVENTS_SHOWN:
             del self._events[:-EVENTS_SHOWN]
@@ -221,6 +230,8 @@ class MediatoreGame(Game):
         return self._bidder  # call / exchange
 
     def to_move(self) -> tuple[int, ...]:
+        if self._phase == "play":  # (searches ask it per card)
+            return ((self._leader + len(self._plays)) % 4,)
         a = self._actor()
         return () if a < 0 else (a,)
 
@@ -469,6 +480,13 @@ class MediatoreGame(Game):
                 raise IllegalAction("Unknown signal.")
             if signal not in self._legal_signals(hand, card):
                 raise IllegalAction(f"You cannot truthfully signal {signal} with that card.")  # §10.3
+        self._play(seat, card, signal)
+
+    def _play(self, seat: int, card: str, signal: str | None) -> None:
+        """Play a card known to be legal (both interfaces end here, so they cannot drift apart)."""
+        hand = self._hands[seat]
+        plays = self._plays
+        led = plays[0][1][1] if plays else None
         hand.remove(card)
         suit = card[1]
         self._suit_played[seat][suit] += 1
@@ -481,10 +499,11 @@ class MediatoreGame(Game):
             elif signal == "stroke":
                 self._strokes.append((seat, suit, self._suit_played[seat][suit]))
         plays.append((seat, card))
-        ev: dict[str, Any] = {"kind": "play", "seat": seat, "card": card, "trick": len(self._tricks)}
-        if signal is not None:
-            ev["signal"] = signal
-        self._event(ev)
+        if not self._search:
+            ev: dict[str, Any] = {"kind": "play", "seat": seat, "card": card, "trick": len(self._tricks)}
+            if signal is not None:
+                ev["signal"] = signal
+            self._event(ev)
         if card == self._called and self._contract == "chiamo" and not self._partner_public:
             # §5.2.4: the partnership becomes public when the called card is played.
             # SILENT: if the bidder plays it (it came from the monte), that publicly shows "no partner".
@@ -505,16 +524,17 @@ class MediatoreGame(Game):
         plays = tuple(self._plays)
         winner = trick_winner(plays)
         self._tricks.append((self._leader, plays, winner, self._lead_signal))
-        self._won[winner].extend(c for _, c in plays)
-        self._event(
-            {
-                "kind": "trick",
-                "leader": self._leader,
-                "cards": [c for _, c in plays],
-                "winner": winner,
-                "trick": len(self._tricks) - 1,
-            }
-        )
+        self._won[winner].extend([c for _, c in plays])
+        if not self._search:
+            self._event(
+                {
+                    "kind": "trick",
+                    "leader": self._leader,
+                    "cards": [c for _, c in plays],
+                    "winner": winner,
+                    "trick": len(self._tricks) - 1,
+                }
+            )
         self._plays = []
         self._lead_signal = None
         self._leader = winner
@@ -577,8 +597,8 @@ class MediatoreGame(Game):
             "tricks": [[ld, [c for _, c in pl], w, sig] for ld, pl, w, sig in self._tricks],
             "bidder_side": list(side),
             "counting_cards": {
-                "bidder_side": sorted((c for c in side_cards if THIRDS[c[0]]), key=sort_key),
-                "defenders": sorted((c for c in def_cards if THIRDS[c[0]]), key=sort_key),
+                "bidder_side": sorted([c for c in side_cards if _CARD_THIRDS[c]], key=_SORT_KEYS.__getitem__),
+                "defenders": sorted([c for c in def_cards if _CARD_THIRDS[c]], key=_SORT_KEYS.__getitem__),
             },
             "bidder_side_thirds": b_thirds,
             "defender_thirds": d_thirds,
@@ -736,6 +756,34 @@ class MediatoreGame(Game):
         v["prompt"] = self._prompt(seat)
         return v
 
+    def card_play_view(self, seat: int) -> View:
+        """The part of ``view(seat)`` a computer player reads to play a card (the same values under the same keys;
+        of ``trick``, ``memory`` and ``private`` only ``plays``, ``tricks`` and ``discards`` / ``monte_seen``): a
+        search builds it for every simulated card, where the whole view cost more than the rest of the playout."""
+        status, partner = self._partner_status()
+        priv: dict[str, Any] = {}
+        b, c = self._bidder, self._contract
+        if seat == b and c is not None:
+            if c == "chiamo" and self._called is not None:
+                priv["monte_seen"] = list(self._monte_orig)
+            if c == "solissimo":
+                priv["monte_seen"] = list(self._monte)
+            if self._discards:
+                priv["discards"] = list(self._discards)
+        return {
+            "seat": seat,
+            "hand": sorted(self._hands[seat], key=sort_key),
+            "role": self._role(seat),
+            "contract": c,
+            "bidder": b if c is not None else None,
+            "called_card": self._called,
+            "partner": partner,
+            "partner_status": status,
+            "trick": {"plays": [[s, x] for s, x in self._plays]},
+            "memory": {"tricks": [[ld, [x for _, x in pl], w, sig] for ld, pl, w, sig in self._tricks]},
+            "private": priv,
+        }
+
     def _role(self, seat: int) -> dict[str, Any] | None:
         c = self._contract
         b = self._bidder
@@ -778,15 +826,74 @@ class MediatoreGame(Game):
     def sides_public(self) -> bool:
         return self._partner_status()[0] != "hidden"
 
-    def clone(self) -> MediatoreGame:
+    def num_settlements(self) -> int:
+        return len(self._settlements)
+
+    def hand_size(self, seat: int) -> int:
+        return len(self._hands[seat])
+
+    # the simulation interface: a play is its card id, ``(card, signal)`` with a signal; the other decisions keep
+    # their display actions
+    def sim_legal(self, seat: int) -> list[Move]:
+        if self._phase != "play":
+            return self.legal_actions(seat)  # type: ignore[return-value]
+        plays = self._plays
+        if seat != (self._leader + len(plays)) % 4:
+            return []
+        hand = self._hands[seat]
+        if plays:  # _playable: follow suit if possible
+            led = plays[0][1][1]
+            return [c for c in hand if c[1] == led] or list(hand)
+        if not self._may_signal(seat):
+            return list(hand)
+        # _legal_signals for every card of the hand at once: each suit's cards counted once
+        out: list[Move] = []
+        by_suit: dict[str, list[str]] = {}
+        for c in hand:
+            by_suit.setdefault(c[1], []).append(c)
+        for c in hand:
+            sig = _SIGNALLED[c]
+            out.append(c)
+            out.append(sig["knock"])
+            same = by_suit[c[1]]
+            if len(same) == 1:
+                out.append(sig["fly"])
+            elif len(same) <= 3 and all(x == c or x[0] in LOW_RANKS for x in same):
+                out.append(sig["stroke"])
+        return out
+
+    def sim_apply(self, seat: int, move: Move) -> None:
+        if type(move) is str:
+            self._play(seat, move, None)
+        elif type(move) is tuple:
+            self._play(seat, move[0], move[1])
+        else:
+            self.apply(seat, move)
+
+    def sim_action(self, move: Move) -> Action:
+        if type(move) is str:
+            return {"type": "play", "card": move}
+        if type(move) is tuple:
+            return {"type": "play", "card": move[0], "signal": move[1]}
+        return move  # type: ignore[no-any-return]
+
+    def sim_move(self, action: Action) -> Move:
+        if action.get("type") != "play":
+            return action
+        sig = action.get("signal")
+        return action["card"] if sig is None else (action["card"], sig)
+
+    def clone(self, for_search: bool = False) -> MediatoreGame:
         g = object.__new__(MediatoreGame)
+        g._search = for_search or self._search
         g.options = self.options
         g._seed = self._seed
         g._stake = self._stake
         g._signals_on = self._signals_on
         g._hands_limit = self._hands_limit
         g._show_history = self._show_history
-        g._events = self._events[-EVENTS_SHOWN:]
+        # a search state never logs an event, so its clones may share its (frozen) list
+        g._events = self._events if self._search else self._events[-EVENTS_SHOWN:]
         g._settlements = list(self._settlements)
         g._totals = list(self._totals)
         g._played_hands = self._played_hands
@@ -831,7 +938,7 @@ class MediatoreGame(Game):
         return c == "solissimo"
 
     def determinize(self, seat: int, rng: random.Random) -> MediatoreGame:
-        g = self.clone()
+        g = self.clone(for_search=True)
         if self._phase == "over":
             return g
         c = self._contract

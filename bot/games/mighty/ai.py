@@ -1,6 +1,8 @@
 """Heuristic computer players for Mighty (``normal`` and ``easy``).
 
-They read only ``game.view(seat)`` and ``game.legal_actions(seat)``. The normal player bids from a hand
+They read only what ``game.view(seat)`` shows, through narrow parts of it (``decision_view`` for the
+declarations, ``play_facts`` and the compact ``sim_legal`` moves for the card play: a search runs them for every
+simulated card, where building the whole view was most of its time). The normal player bids from a hand
 value per trump, keeps the Mighty, the Joker and its top trumps when discarding, calls the Mighty or the
 Joker (else the top trump) as friend, and in play captures point cards, feeds points to a known partner,
 spends the Joker before the powerless last trick, and makes a joker call when the other side likely holds
@@ -12,14 +14,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine.cards import FRENCH_52_JOKER, JOKER
-from bot.engine.protocol import Action, Game
+from bot.engine.cards import JOKER
+from bot.engine.protocol import Action, Game, Move
 from bot.games.mighty.engine import (
+    CALL,
+    HIGHER,
     LAST_TRICK,
     POINT_CARDS,
     RANK,
     SUIT,
     SUITS,
+    MightyGame,
+    PlayFacts,
     mighty_of,
     trick_winner,
 )
@@ -83,7 +89,26 @@ class MightyAgent:
     level = "normal"
 
     def choose(self, game: Game, seat: int, rng: random.Random) -> Action:
-        v = game.view(seat)
+        assert isinstance(game, MightyGame)
+        if game.phase == "play":
+            return game.sim_action(self.play_move(game, seat, rng))
+        return self._declare(game, seat)
+
+    def sim_choose(self, game: Game, seat: int, rng: random.Random) -> Move:
+        """:meth:`choose` as a move of ``game.sim_legal(seat)`` (the same choice, the same randomness)."""
+        assert isinstance(game, MightyGame)
+        if game.phase == "play":
+            return self.play_move(game, seat, rng)
+        return self._declare(game, seat)
+
+    def play_move(self, game: MightyGame, seat: int, rng: random.Random) -> Move:
+        moves = game.sim_legal(seat)
+        if not moves:
+            raise ValueError(f"seat {seat} has no legal action")
+        return self._play(game.play_facts(seat), moves, rng)
+
+    def _declare(self, game: MightyGame, seat: int) -> Action:
+        v = game.decision_view(seat)
         phase = v["phase"]
         if phase == "discard":
             return self._discard(v)
@@ -94,9 +119,7 @@ class MightyAgent:
             return self._auction(v, acts)
         if phase == "change":
             return self._change(v, acts)
-        if phase == "call":
-            return self._call(v, acts)
-        return self._play(v, acts, rng)
+        return self._call(v, acts)
 
     # -- auction -----------------------------------------------------------------------------------
     def _auction(self, v: dict[str, Any], acts: list[Action]) -> Action:
@@ -151,16 +174,15 @@ class MightyAgent:
         return acts[0]
 
     # -- play --------------------------------------------------------------------------------------
-    def _play(self, v: dict[str, Any], acts: list[Action], rng: random.Random) -> Action:
-        seat = v["seat"]
-        trump = v["contract"]["trump"]
+    def _play(self, f: PlayFacts, moves: list[Move], rng: random.Random) -> Move:
+        seat = f.seat
+        trump = f.trump
         mighty = mighty_of(trump)
-        trick = v["trick"]
-        plays = [(s, c) for s, c in trick["plays"]]
-        idx = v["trick_number"] - 1
-        decl = v["declarer"]
-        role = v["role"]
-        friend = v["friend"] if v["friend_revealed"] else None
+        plays = f.plays
+        idx = f.trick_index
+        decl = f.declarer
+        role = f.role
+        friend = f.friend
         partners: set[int] = set()
         opponents: set[int] = set()
         if role == "declarer":
@@ -173,26 +195,26 @@ class MightyAgent:
             opponents = {s for s in range(5) if s not in (seat, decl)}
         else:
             opponents.add(decl)
-            if v["friend_revealed"]:
+            if f.friend_revealed:
                 if friend is not None:
                     opponents.add(friend)
                 partners = {s for s in range(5) if s != seat and s not in opponents}
-        seen = set(v["hand"]) | {c for _, c in plays}
-        for cap in v.get("captured") or []:
-            seen.update(cap)
-        if v.get("discards"):
-            seen.update(v["discards"])
-        lt = v.get("last_trick")
-        if lt:
-            seen.update(c for _, c in lt["plays"])
+        seen = set(f.hand)
+        seen.update(c for _, c in plays)
+        if f.points_seen is not None:
+            seen |= f.points_seen  # the captured point cards (the current trick's are in already)
+        if f.discards:
+            seen.update(f.discards)
+        if f.last_plays is not None:
+            seen.update(c for _, c in f.last_plays)
         # a sorted list, not a set: iteration order must not depend on PYTHONHASHSEED (ties are common)
-        cards = sorted({a["card"] for a in acts})
+        cards = sorted({m if type(m) is str else m[0] for m in moves})
 
         if not plays:
-            return self._lead(v, acts, cards, trump, mighty, idx, role, seen)
+            return self._lead(f, moves, cards, trump, mighty, idx, role, seen)
 
-        led = trick["led_suit"]
-        called = trick["joker_call"]
+        led = f.led_suit
+        called = f.joker_call
         cur = trick_winner(plays, led, trump, idx, called)
         after = 4 - len(plays)  # players still to play after me
         pts = sum(1 for _, c in plays if c in POINT_CARDS)
@@ -206,9 +228,10 @@ class MightyAgent:
                 return 1.0
             if c == JOKER and joker_live:
                 return 0.85 if mighty_out else 1.0
-            if self._sure(c, trump, seen) and (SUIT[c] == trump or trump == "NT"):
+            sure = seen.issuperset(HIGHER[c])
+            if sure and (SUIT[c] == trump or trump == "NT"):
                 return 0.8
-            if self._sure(c, trump, seen):
+            if sure:
                 return 0.65
             if SUIT[c] == trump:
                 return max(0.2, 0.55 - 0.05 * n_after)
@@ -241,58 +264,56 @@ class MightyAgent:
             u = total * (2.0 * p_side - 1.0) - keep_value(c) + rng.random() * 1e-3
             if u > best_u:
                 best_c, best_u = c, u
-        return self._act(acts, best_c)
+        return self._act(moves, best_c)
 
     @staticmethod
     def _sure(card: str, trump: str, seen: set[str]) -> bool:
         """No unseen card of the same suit ranks above ``card`` (and the Mighty/Joker may still beat it)."""
-        s = SUIT[card]
-        return all(c in seen for c in FRENCH_52_JOKER if c != JOKER and SUIT[c] == s and RANK[c] > RANK[card])
+        return seen.issuperset(HIGHER[card])
 
     def _lead(
         self,
-        v: dict[str, Any],
-        acts: list[Action],
+        f: PlayFacts,
+        moves: list[Move],
         cards: list[str],
         trump: str,
         mighty: str,
         idx: int,
         role: str,
         seen: set[str],
-    ) -> Action:
-        hand = v["hand"]
+    ) -> Move:
+        hand = f.hand
         my_side = role in ("declarer", "friend")
         # 1. Joker: lead it before the last trick (it is powerless there).
         if JOKER in cards and (idx >= LAST_TRICK - 2 or (my_side and idx >= 1)):
             name = trump if trump != "NT" else self._richest_suit(seen)
-            return {"type": "play", "card": JOKER, "suit": name}
+            return (JOKER, name)
         # 2. joker call when the other side likely holds the Joker.
-        call = next((a for a in acts if a.get("joker_call")), None)
+        call = next((m for m in moves if type(m) is tuple and m[1] == CALL), None)
         # (legal with any Ripper lead, but only worth making while the Joker may be in another hand: not played,
         # and not among the cards this seat has seen - its hand, the declarer's discards)
-        if call is not None and JOKER not in seen and not v.get("joker_played"):
-            fc = v["friend_call"] or {}
-            likely_theirs = (role == "declarer" and fc.get("card") != JOKER) or role == "defender"
+        if call is not None and JOKER not in seen and not f.joker_played:
+            likely_theirs = (role == "declarer" and f.friend_card != JOKER) or role == "defender"
             if likely_theirs:
                 return call
         # 3. the declarer's side pulls trumps with winning trumps.
         if my_side and trump != "NT":
             trumps = [c for c in cards if SUIT[c] == trump]
-            top = [c for c in trumps if self._sure(c, trump, seen)]
+            top = [c for c in trumps if seen.issuperset(HIGHER[c])]
             if top and len([c for c in hand if SUIT[c] == trump]) >= 2:
-                return self._act(acts, max(top, key=RANK.__getitem__))
+                return self._act(moves, max(top, key=RANK.__getitem__))
         # 4. a sure side-suit winner (ace or promoted card).
         side = [c for c in cards if c not in (JOKER, mighty) and SUIT[c] != trump]
-        sure = [c for c in side if self._sure(c, trump, seen)]
+        sure = [c for c in side if seen.issuperset(HIGHER[c])]
         if sure:
-            return self._act(acts, max(sure, key=RANK.__getitem__))
+            return self._act(moves, max(sure, key=RANK.__getitem__))
         # 5. the Mighty late in the hand, so it is not wasted.
         if mighty in cards and idx >= LAST_TRICK - 1:
-            return self._act(acts, mighty)
+            return self._act(moves, mighty)
         # 6. a low card of the longest side suit (non-point first).
         pool = side or [c for c in cards if c not in (JOKER, mighty)] or list(cards)
         if JOKER in pool and JOKER in cards and pool == [JOKER]:
-            return {"type": "play", "card": JOKER, "suit": trump if trump != "NT" else SUITS[0]}
+            return (JOKER, trump if trump != "NT" else SUITS[0])
 
         def key(c: str) -> tuple[int, int, int]:
             if c == JOKER:
@@ -300,18 +321,18 @@ class MightyAgent:
             length = sum(1 for x in hand if SUIT[x] == SUIT[c])
             return (1 if c in POINT_CARDS else 0, -length, RANK[c])
 
-        return self._act(acts, min(pool, key=key))
+        return self._act(moves, min(pool, key=key))
 
     @staticmethod
     def _richest_suit(seen: set[str]) -> str:
         return max(SUITS, key=lambda s: sum(1 for c in POINT_CARDS if c[-1] == s and c not in seen))
 
     @staticmethod
-    def _act(acts: list[Action], card: str) -> Action:
+    def _act(moves: list[Move], card: str) -> Move:
         """The plain play of ``card`` (no joker call; a led Joker gets its first offered suit)."""
-        for a in acts:
-            if a["card"] == card and not a.get("joker_call"):
-                return a
+        for m in moves:
+            if m == card or (type(m) is tuple and m[0] == card and m[1] != CALL):
+                return m
         raise ValueError(f"{card} is not playable")
 
 
@@ -320,5 +341,5 @@ class EasyMightyAgent(MightyAgent):
 
     level = "easy"
 
-    def _play(self, v: dict[str, Any], acts: list[Action], rng: random.Random) -> Action:
-        return rng.choice(acts)
+    def _play(self, f: PlayFacts, moves: list[Move], rng: random.Random) -> Move:
+        return rng.choice(moves)

@@ -30,11 +30,11 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 from bot.engine.cards import FRENCH_52_JOKER, JOKER
 from bot.engine.errors import IllegalAction
-from bot.engine.protocol import Action, Game, GameResult, OptionSpec, Settlement, View
+from bot.engine.protocol import Action, Game, GameResult, Move, OptionSpec, Settlement, View
 from bot.engine.rng import make_rng, shuffled
 from bot.engine.sampling import deal_constrained
 from bot.engine.seats import Direction
@@ -58,6 +58,38 @@ _SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "": 4}
 _SORT_KEY = {c: (_SUIT_ORDER[SUIT[c]], -RANK[c]) for c in FRENCH_52_JOKER}
 
 
+#: the cards of the same suit ranking above each card (the Joker has none)
+HIGHER: dict[str, frozenset[str]] = {
+    c: frozenset(x for x in FRENCH_52_JOKER if x != JOKER and SUIT[x] == SUIT[c] and RANK[x] > RANK[c])
+    for c in FRENCH_52_JOKER
+}
+#: a compact joker-call lead of the simulation interface: ``(ripper, CALL)``
+CALL = "call"
+
+
+class PlayFacts(NamedTuple):
+    """What ``view(seat)`` tells a seat about the trick play, without building the view (computer players read
+    it for every simulated card). Each field holds the value of the view keys named in its comment."""
+
+    seat: int
+    trump: str  # contract.trump
+    plays: list[tuple[int, str]]  # trick.plays
+    trick_index: int  # trick_number - 1
+    led_suit: str  # trick.led_suit ("" when leading)
+    joker_call: bool  # trick.joker_call
+    declarer: int
+    role: str
+    friend: int | None  # friend once friend_revealed, else None
+    friend_revealed: bool
+    friend_card: str | None  # friend_call.card
+    hand: list[str]  # hand (unsorted: the same cards)
+    #: the point cards of every trick so far (captured, plus the current trick's); None without show_captured
+    points_seen: frozenset[str] | set[str] | None
+    discards: list[str] | None  # discards (the declarer's own)
+    last_plays: list[list[Any]] | None  # last_trick.plays
+    joker_played: bool
+
+
 def sort_cards(cards: Sequence[str]) -> list[str]:
     """Cards in display order (by suit ♠ ♥ ♣ ♦, high to low, Joker last)."""
     return sorted(cards, key=_SORT_KEY.__getitem__)
@@ -66,6 +98,9 @@ def sort_cards(cards: Sequence[str]) -> list[str]:
 def mighty_of(trump: str) -> str:
     """§2.3: ♦A when spades are trump, else ♠A (DECISION #11)."""
     return "AD" if trump == "S" else "AS"
+
+
+_MIGHTY = {t: mighty_of(t) for t in TRUMPS}
 
 
 def ripper_of(trump: str) -> str:
@@ -204,6 +239,7 @@ class MightyGame(Game):
         self._events: list[dict[str, Any]] = []
         self._last_hand: dict[str, Any] | None = None
         self._over = False
+        self._search = False  # a search state (clone(for_search=True), determinize): no display events
         self._deal()
 
     # -- dealing ---------------------------------------------------------------------------------------
@@ -252,6 +288,8 @@ class MightyGame(Game):
         self._event({"kind": "deal", "dealer": self._dealer, "opener": self._opener, "redeal": self._redeal_no})
 
     def _event(self, ev: dict[str, Any]) -> None:
+        if self._search:
+            return  # nothing renders a search state
         ev["hand"] = self._hand_no
         ev["redeal"] = self._redeal_no
         self._events.append(ev)
@@ -275,14 +313,25 @@ class MightyGame(Game):
     def phase(self) -> str:
         return self._phase
 
-    def to_move(self) -> tuple[int, ...]:
+    def _mover(self) -> int:
+        """The one seat to act now (every phase has a single actor), -1 once over."""
         if self._over:
-            return ()
-        if self._phase == "auction":
-            return (self._turn,)
+            return -1
         if self._phase == "play":
-            return ((self._leader + len(self._plays)) % NUM,)
-        return (self._declarer,)
+            return (self._leader + len(self._plays)) % NUM
+        if self._phase == "auction":
+            return self._turn
+        return self._declarer
+
+    def to_move(self) -> tuple[int, ...]:
+        m = self._mover()
+        return () if m < 0 else (m,)
+
+    def num_settlements(self) -> int:
+        return len(self._settlements)
+
+    def hand_size(self, seat: int) -> int:
+        return len(self._hands[seat])
 
     def settlements(self) -> list[Settlement]:
         return list(self._settlements)
@@ -327,7 +376,7 @@ class MightyGame(Game):
     def _playable(self, seat: int) -> list[str]:
         """Cards ``seat`` may play now (§6.2, §6.3, §6.6)."""
         hand = self._hands[seat]
-        trump = self._trump
+        trump = self._contract[1]  # type: ignore[index]  # (the play phase has a contract)
         first = self._trick_no == 0
         if not self._plays:
             cards = [c for c in hand if c != JOKER] if first else list(hand)
@@ -339,7 +388,7 @@ class MightyGame(Game):
             return cards
         if self._joker_call and JOKER in hand:
             # §6.6.2: the called Joker must be played (option: the Mighty may save it).
-            mighty = mighty_of(trump)
+            mighty = _MIGHTY[trump]
             if self._opt_saves and mighty in hand:
                 return [mighty, JOKER]
             return [JOKER]
@@ -347,16 +396,17 @@ class MightyGame(Game):
         follow = [c for c in hand if SUIT[c] == led]
         if follow:
             # §6.2.3/§6.2.4: the Mighty and (from trick 2) the Joker are always free to play.
-            mighty = mighty_of(trump)
-            extra = [c for c in hand if c == mighty and SUIT[c] != led]
+            mighty = _MIGHTY[trump]
+            if mighty in hand and SUIT[mighty] != led:
+                follow.append(mighty)
             if not first and JOKER in hand:
-                extra.append(JOKER)
-            return follow + extra
+                follow.append(JOKER)
+            return follow
         return [c for c in hand if c != JOKER] if first else list(hand)
 
     # -- legal actions -------------------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
-        if self._over or seat not in self.to_move():
+        if seat != self._mover():
             return []
         ph = self._phase
         if ph == "auction":
@@ -407,7 +457,7 @@ class MightyGame(Game):
             raise IllegalAction("The game is over.")
         if not isinstance(action, dict):
             raise IllegalAction("Unknown action.")
-        if seat not in self.to_move():
+        if seat != self._mover():
             raise IllegalAction("It is not your turn.")
         kind = action.get("type")
         ph = self._phase
@@ -577,7 +627,13 @@ class MightyGame(Game):
                 raise IllegalAction("A joker call is made only when leading the Ripper.")
             if not self._joker_call_allowed(seat):
                 raise IllegalAction("A joker call is not possible now.")
-        trump = self._trump
+        self._play(seat, card, suit, bool(call))
+
+    def _play(self, seat: int, card: str, suit: str | None, call: bool) -> None:
+        """Play a card known to be legal (both interfaces end here, so they cannot drift apart)."""
+        plays = self._plays
+        leading = not plays
+        trump = self._contract[1]  # type: ignore[index]
         hand = self._hands[seat]
         # learn public facts before the card leaves the hand (used by determinize)
         if leading:
@@ -588,33 +644,30 @@ class MightyGame(Game):
             else:
                 self._led_suit = SUIT[card]
                 self._joker_suit = None
-            self._joker_call = bool(call)
+            self._joker_call = call
             if self._trick_no == 0 and SUIT[card] == trump:
                 self._decl_trump_lead = True
-        else:
-            if self._joker_call and card != JOKER and not (self._opt_saves and card == mighty_of(trump)):
+        elif card != JOKER:
+            mighty = _MIGHTY[trump]
+            if self._joker_call and not (self._opt_saves and card == mighty):
                 self._no_joker[seat] = True
-            if (
-                card != JOKER
-                and SUIT[card] != self._led_suit
-                and card != mighty_of(trump)
-                and not (self._joker_call and JOKER in hand)
-            ):
+            if SUIT[card] != self._led_suit and card != mighty and not (self._joker_call and JOKER in hand):
                 self._void[seat].add(self._led_suit)
         hand.remove(card)
         self._played.add(card)
-        self._plays.append((seat, card))
-        ev: dict[str, Any] = {"kind": "play", "seat": seat, "card": card, "trick": self._trick_no + 1}
-        if leading and card == JOKER:
-            ev["suit"] = suit
-        if call:
-            ev["joker_call"] = True
-        self._event(ev)
-        if self._call_kind == "card" and card == self._call_card and not self._friend_public:
+        plays.append((seat, card))
+        if not self._search:
+            ev: dict[str, Any] = {"kind": "play", "seat": seat, "card": card, "trick": self._trick_no + 1}
+            if leading and card == JOKER:
+                ev["suit"] = suit
+            if call:
+                ev["joker_call"] = True
+            self._event(ev)
+        if card == self._call_card and self._call_kind == "card" and not self._friend_public:
             # §6.8.1: the called card reveals the friend (or the secret solo) the moment it is played.
             self._friend_public = True
             self._event({"kind": "friend_revealed", "seat": self._friend, "card": card, "declarer": self._declarer})
-        if len(self._plays) == NUM:
+        if len(plays) == NUM:
             self._finish_trick()
 
     def _why_not(self, seat: int, card: str) -> str:
@@ -627,7 +680,7 @@ class MightyGame(Game):
         return "You must follow suit."
 
     def _finish_trick(self) -> None:
-        trump = self._trump
+        trump = self._contract[1]  # type: ignore[index]
         winner = trick_winner(self._plays, self._led_suit, trump, self._trick_no, self._joker_call)
         cards = [c for _, c in self._plays]
         record = {
@@ -643,7 +696,8 @@ class MightyGame(Game):
         self._history.append(record)
         self._won[winner].extend(cards)
         self._tricks_won[winner] += 1
-        self._event({"kind": "trick", "number": self._trick_no + 1, "winner": winner, "cards": cards})
+        if not self._search:
+            self._event({"kind": "trick", "number": self._trick_no + 1, "winner": winner, "cards": cards})
         if self._trick_no == 0 and self._call_kind == "first_trick":
             # §5.3.2 / §6.8.2: the winner of trick 1 is the friend (the declarer -> plays alone).
             self._friend = None if winner == self._declarer else winner
@@ -859,7 +913,103 @@ class MightyGame(Game):
     def sides_public(self) -> bool:
         return self._friend_public
 
-    def clone(self) -> Self:
+    # the simulation interface: plays are card ids, ``(JOKER, suit)`` for a led Joker and ``(ripper, CALL)`` for a
+    # joker call; the other decisions keep their display actions (a few per hand)
+    def sim_legal(self, seat: int) -> list[Move]:
+        if self._phase != "play" or self._over:
+            return self.legal_actions(seat)
+        if seat != (self._leader + len(self._plays)) % NUM:
+            return []
+        cards = self._playable(seat)
+        if self._plays:
+            return cards  # type: ignore[return-value]
+        ripper = ripper_of(self._contract[1])  # type: ignore[index]
+        call = self._trick_no != 0  # _joker_call_allowed
+        out: list[Move] = []
+        for c in cards:
+            if c == JOKER:
+                out.extend((c, s) for s in SUITS)
+                continue
+            out.append(c)
+            if c == ripper and call:
+                out.append((c, CALL))
+        return out
+
+    def sim_apply(self, seat: int, move: Move) -> None:
+        if type(move) is str:
+            self._play(seat, move, None, False)
+        elif type(move) is tuple:
+            card, extra = move
+            if extra == CALL:
+                self._play(seat, card, None, True)
+            else:
+                self._play(seat, card, extra, False)
+        else:
+            self.apply(seat, move)
+
+    def sim_action(self, move: Move) -> Action:
+        if type(move) is str:
+            return {"type": "play", "card": move}
+        if type(move) is tuple:
+            card, extra = move
+            if extra == CALL:
+                return {"type": "play", "card": card, "joker_call": True}
+            return {"type": "play", "card": card, "suit": extra}
+        return move  # type: ignore[no-any-return]
+
+    def sim_move(self, action: Action) -> Move:
+        if action.get("type") != "play":
+            return action
+        if action.get("joker_call"):
+            return (action["card"], CALL)
+        if action.get("suit") is not None:
+            return (action["card"], action["suit"])
+        return action["card"]
+
+    def play_facts(self, seat: int) -> PlayFacts:
+        """The card-play part of ``view(seat)`` (see :class:`PlayFacts`; a test checks it against the view)."""
+        decl = self._declarer
+        friend = self._friend
+        public = self._friend_public
+        if seat == decl:
+            role = "declarer"
+        elif friend == seat and (public or self._call_kind == "card"):
+            role = "friend"
+        else:
+            role = "defender"
+        lt = self._last_trick
+        return PlayFacts(
+            seat,
+            self._trump,
+            self._plays,
+            self._trick_no,
+            self._led_suit,
+            self._joker_call,
+            decl,
+            role,
+            friend if public and self._call_kind is not None else None,
+            public and self._call_kind is not None,
+            self._call_card,
+            self._hands[seat],
+            self._played & POINT_CARDS if self.options["show_captured"] else None,
+            self._discards if seat == decl and self._discards else None,
+            lt["plays"] if lt is not None else None,
+            JOKER in self._played,
+        )
+
+    def decision_view(self, seat: int) -> View:
+        """The keys of ``view(seat)`` a computer player reads for the declarations (phase, hand, bid, contract,
+        discards) with the same values, without building the whole view (a test checks it)."""
+        decl = self._declarer
+        return {
+            "phase": self._phase,
+            "hand": sort_cards(self._hands[seat]),
+            "bid": {"n": self._bid[0], "trump": self._bid[1]} if self._bid is not None else None,
+            "contract": {"n": self._contract[0], "trump": self._contract[1]} if self._contract is not None else None,
+            "discards": list(self._discards) if seat == decl else None,
+        }
+
+    def clone(self, for_search: bool = False) -> Self:
         g = object.__new__(type(self))
         d = self.__dict__.copy()
         g.__dict__.update(d)
@@ -878,11 +1028,14 @@ class MightyGame(Game):
         g._no_joker = list(self._no_joker)
         g._totals = list(self._totals)
         g._settlements = list(self._settlements)
-        g._events = list(self._events)
+        if for_search:
+            g._search = True
+        # a search state never logs an event, so its clones may share its (frozen) list
+        g._events = self._events if self._search else list(self._events)
         return g
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
-        g = self.clone()
+        g = self.clone(for_search=True)
         if self._over:
             return g
         decl = self._declarer

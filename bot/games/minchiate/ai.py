@@ -6,7 +6,8 @@ partner's sure trick, wins opponents' tricks as cheaply as possible (ruffing the
 to save points.
 ``easy``: a random legal card, but it still declares everything and discards sensibly.
 Both read only ``game.view(seat)`` (to play a card, its part ``game.card_play_view(seat)``) and
-``game.legal_actions(seat)``.
+``game.legal_actions(seat)`` (to play a card, the compact ``game.sim_legal(seat)``: ``sim_choose`` is the same
+choice as a compact move, which a search's playouts apply without building a display action).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import random
 from typing import Any
 
 from bot.engine.cards import MATTO, MINCHIATE_97
-from bot.engine.protocol import Action, Game
+from bot.engine.protocol import Action, Game, Move
 from bot.games.minchiate.engine import winner_of
 from bot.games.minchiate.rules import POINTS, STRENGTH, SUIT, TRUMP
 
@@ -95,7 +96,21 @@ def _value_key(card: str) -> tuple[int, int]:
 class MinchiateNormal:
     level = "normal"
 
+    def sim_choose(self, game: Game, seat: int, rng: random.Random) -> Move:
+        """:meth:`choose` as a move of ``game.sim_legal(seat)``."""
+        if game.phase == "play":  # type: ignore[attr-defined]
+            return self._play_move(game, seat)
+        return self.choose(game, seat, rng)
+
+    def _play_move(self, game: Game, seat: int) -> str:
+        cards: list[str] = game.sim_legal(seat)  # the card ids, in legal_actions order
+        if not cards:
+            raise ValueError(f"seat {seat} has no legal action")
+        return self._play(game.card_play_view(seat), seat, cards)  # type: ignore[attr-defined]
+
     def choose(self, game: Game, seat: int, rng: random.Random) -> Action:
+        if game.phase == "play":  # type: ignore[attr-defined]
+            return {"type": "play", "card": self._play_move(game, seat)}
         acts = game.legal_actions(seat)
         if not acts:
             raise ValueError(f"seat {seat} has no legal action")
@@ -114,7 +129,6 @@ class MinchiateNormal:
         if len(legal) == 1:
             return legal[0]
         hand: list[str] = view["hand"]
-        unseen = _unseen(view)
         plays = [(int(s), c) for s, c in (view["trick"] or {"plays": []})["plays"]]
         real = [(s, c) for s, c in plays if c != MATTO]
         non_matto = [c for c in legal if c != MATTO]
@@ -124,8 +138,15 @@ class MinchiateNormal:
         w = winner_of(plays)
         pos = len(plays)
         trick_pts = sum(POINTS[c] for _, c in real)
-        wins = [c for c in non_matto if winner_of([*plays, (seat, c)]) == seat]
+        # the cards that would win the trick (winner_of of the trick with the card added): a card beats the
+        # winning one if it is a trump above it, or of the led suit above it while no trump is in
+        led = SUIT[real[0][1]]
+        best = max(STRENGTH[c] + (1000 if SUIT[c] == TRUMP else 0) for _, c in real if SUIT[c] in (TRUMP, led))
+        wins = [
+            c for c in non_matto if SUIT[c] in (TRUMP, led) and STRENGTH[c] + (1000 if SUIT[c] == TRUMP else 0) > best
+        ]
         if w % 2 == me:
+            unseen = _unseen(view)  # (only needed here)
             partner_card = next(c for s, c in plays if s == w)
             safe = pos == 3 or _master(partner_card, unseen)
             if safe and non_matto:
@@ -173,6 +194,15 @@ class MinchiateNormal:
 
 class MinchiateEasy:
     level = "easy"
+
+    def sim_choose(self, game: Game, seat: int, rng: random.Random) -> Move:
+        """:meth:`choose` as a move of ``game.sim_legal(seat)`` (the same random draw)."""
+        if game.phase == "play":  # type: ignore[attr-defined]
+            moves = game.sim_legal(seat)
+            if not moves:
+                raise ValueError(f"seat {seat} has no legal action")
+            return rng.choice(moves)
+        return self.choose(game, seat, rng)
 
     def choose(self, game: Game, seat: int, rng: random.Random) -> Action:
         acts = game.legal_actions(seat)

@@ -105,6 +105,7 @@ class MinchiateGame(Game):
         self._totals = [0, 0, 0, 0]
         self._events: list[dict[str, Any]] = []
         self._last_deal: dict[str, Any] | None = None
+        self._search = False  # a search state (clone(for_search=True), determinize): no display events
         self._start_deal(0)
 
     # ------------------------------------------------------------------ deal set-up (§3)
@@ -251,6 +252,8 @@ class MinchiateGame(Game):
 
     # ------------------------------------------------------------------ scoring (§8)
     def _push(self, ev: dict[str, Any]) -> None:
+        if self._search:
+            return  # nothing renders a search state
         self._events.append(ev)
         if len(self._events) > EVENT_KEEP:
             del self._events[: len(self._events) - EVENT_KEEP]
@@ -276,7 +279,8 @@ class MinchiateGame(Game):
         if converted[0] or converted[1]:
             ev["resti"] = list(self._resti)
         self._score_events.append(ev)
-        self._push({"kind": "score", **ev})
+        if not self._search:
+            self._push({"kind": "score", **ev})
 
     def _end_deal(self) -> None:
         # §8.3 Matto settlement
@@ -296,7 +300,7 @@ class MinchiateGame(Game):
         for t in (0, 1):
             pile = self._piles[t]
             parts = {
-                "cards": sum(POINTS[c] for c in pile),
+                "cards": sum(map(POINTS.__getitem__, pile)),
                 "combinations": combos_total(pile),
                 "card_count": max(0, len(pile) - 42),
                 "last_trick": 10 if t == last_team else 0,
@@ -388,8 +392,8 @@ class MinchiateGame(Game):
     def to_move(self) -> tuple[int, ...]:
         ph = self._phase
         if ph == "play":
-            assert self._trick is not None
-            return (self._trick.next_seat(4),)
+            t: Trick = self._trick  # type: ignore[assignment]  # (the play phase has a trick)
+            return ((t.leader + len(t.plays)) % 4,)  # Trick.next_seat, inlined (searches call it per card)
         if ph == "discard":
             return tuple(s for s in sorted(self._need) if self._need[s] > 0)
         if ph == "declare":
@@ -533,8 +537,7 @@ class MinchiateGame(Game):
             self._do_cut(payload)
 
     def _play(self, seat: int, card: str) -> None:
-        trick = self._trick
-        assert trick is not None
+        trick: Trick = self._trick  # type: ignore[assignment]  # (the play phase has a trick)
         self._hands[seat].remove(card)
         led = self._led
         if card != MATTO:
@@ -566,39 +569,42 @@ class MinchiateGame(Game):
         assert trick is not None
         w = winner_of(trick.plays)
         trick.winner = w
-        wt = team_of(w)
+        wt = w % 2  # team_of
         pts = 0
+        pile = self._piles[wt]
         for s, c in trick.plays:
             if c == MATTO:
-                owner = team_of(s)
+                owner = s % 2
                 self._piles[owner].append(MATTO)  # §7.6: the Matto stays with its team
                 if owner != wt:
                     self._matto_debt = owner
                 continue
-            self._piles[wt].append(c)
-            if team_of(s) != wt:
+            pile.append(c)
+            if s % 2 != wt:
                 pts += POINTS[c]  # §7.8: only the opponents' counting cards "die"
         self._tricks_won[w] += 1
         self._trick_count += 1
         self._last_trick = trick
-        self._push(
-            {
-                "kind": "trick",
-                "n": self._trick_count,
-                "leader": trick.leader,
-                "plays": [[s, c] for s, c in trick.plays],
-                "winner": w,
-                "points": pts,
-            }
-        )
-        self._score(
-            wt,
-            pts,
-            "capture",
-            seat=w,
-            trick=self._trick_count,
-            cards=[c for s, c in trick.plays if team_of(s) != wt and POINTS[c] and c != MATTO],
-        )
+        if not self._search:
+            self._push(
+                {
+                    "kind": "trick",
+                    "n": self._trick_count,
+                    "leader": trick.leader,
+                    "plays": [[s, c] for s, c in trick.plays],
+                    "winner": w,
+                    "points": pts,
+                }
+            )
+        if pts > 0:  # (_score records nothing worth 0)
+            self._score(
+                wt,
+                pts,
+                "capture",
+                seat=w,
+                trick=self._trick_count,
+                cards=[c for s, c in trick.plays if s % 2 != wt and POINTS[c] and c != MATTO],  # (team_of)
+            )
         self._led = None
         self._first_lead = False
         self._trump_in_trick = False
@@ -758,10 +764,40 @@ class MinchiateGame(Game):
     def sides_public(self) -> bool:
         return True
 
-    def clone(self) -> Self:
+    def num_settlements(self) -> int:
+        return len(self._settlements)
+
+    def hand_size(self, seat: int) -> int:
+        return len(self._hands[seat])
+
+    # the simulation interface: a play is its card id (in legal_actions' display order); the other decisions
+    # keep their display actions
+    def sim_legal(self, seat: int) -> list[Any]:
+        if self._phase != "play":
+            return self.legal_actions(seat)
+        trick = self._trick
+        if trick is None or seat != (trick.leader + len(trick.plays)) % 4:
+            return []
+        return sort_hand(self.legal_cards(seat))
+
+    def sim_apply(self, seat: int, move: Any) -> None:
+        if type(move) is str:
+            self._play(seat, move)
+        else:
+            self.apply(seat, move)
+
+    def sim_action(self, move: Any) -> Action:
+        return {"type": "play", "card": move} if type(move) is str else move  # type: ignore[no-any-return]
+
+    def sim_move(self, action: Action) -> Any:
+        return action["card"] if action.get("type") == "play" else action
+
+    def clone(self, for_search: bool = False) -> Self:
         g = object.__new__(type(self))
         d = g.__dict__
         d.update(self.__dict__)
+        if for_search:
+            g._search = True
         g._hands = [list(h) for h in self._hands]
         g._exposed = list(self._exposed)
         g._fola_rest = list(self._fola_rest)
@@ -779,7 +815,8 @@ class MinchiateGame(Game):
         g._resti = list(self._resti)
         g._event_points = list(self._event_points)
         g._score_events = list(self._score_events)
-        g._events = list(self._events)
+        # a search state never logs an event, so its clones may share its (frozen) list
+        g._events = self._events if self._search else list(self._events)
         g._settlements = list(self._settlements)
         g._totals = list(self._totals)
         g._pack = list(self._pack)
@@ -806,7 +843,7 @@ class MinchiateGame(Game):
         return out
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
-        g = self.clone()
+        g = self.clone(for_search=True)
         if self._phase in ("cut", "done"):
             return g
         owner = self.public_owner()

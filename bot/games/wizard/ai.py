@@ -1,6 +1,8 @@
 """Computer players for Wizard: a heuristic "normal" agent and a greedy "easy" one.
 
-Both read only ``game.view(seat)`` and ``game.legal_actions(seat)``.
+Both read only ``game.view(seat)`` and ``game.legal_actions(seat)``; to play a card, only the part
+``game.card_play_view(seat)`` and the compact moves ``game.sim_legal(seat)`` (``sim_choose``: the same choice as
+a compact move, which a search's playouts apply without building a display action).
 
 normal:
 * bids the sum of per-card winning chances (Wizards, high trumps, side aces/kings discounted by the number
@@ -22,8 +24,8 @@ import random
 from typing import Any
 
 from bot.engine.cards import WIZARD_60, WIZARD_SUITS
-from bot.engine.protocol import Action, Game
-from bot.games.wizard.engine import JES_SET, RANK, SUIT, SUIT_BIT, WIZ_SET, trick_winner
+from bot.engine.protocol import Action, Game, Move
+from bot.games.wizard.engine import JES_SET, RANK, SUIT, SUIT_BIT, WIZ_SET, WizardGame, trick_winner
 
 
 def _not_undo(actions: list[Action]) -> list[Action]:
@@ -226,6 +228,9 @@ class WizardAgent:
     slack_adj = 0.15
 
     def choose(self, game: Game, seat: int, rng: random.Random) -> Action:
+        assert isinstance(game, WizardGame)
+        if game.phase == "play":
+            return game.sim_action(self.sim_choose(game, seat, rng))
         actions = _not_undo(game.legal_actions(seat))
         if not actions:
             raise ValueError(f"seat {seat} has no legal action")
@@ -235,9 +240,19 @@ class WizardAgent:
         kind = actions[0]["type"]
         if kind == "trump":
             return self._trump(view, actions)
-        if kind == "bid":
-            return self._bid(view, actions)
-        return self._play(view, actions)
+        return self._bid(view, actions)
+
+    def sim_choose(self, game: Game, seat: int, rng: random.Random) -> Move:
+        """:meth:`choose` as a move of ``game.sim_legal(seat)``."""
+        assert isinstance(game, WizardGame)
+        if game.phase != "play":
+            return game.sim_move(self.choose(game, seat, rng))
+        cards: list[str] = game.sim_legal(seat)
+        if not cards:
+            raise ValueError(f"seat {seat} has no legal action")
+        if len(cards) == 1:
+            return cards[0]
+        return self._play(game.card_play_view(seat), cards)
 
     # -- trump after a turned Wizard -------------------------------------------------------------------------
     def _trump(self, view: dict[str, Any], actions: list[Action]) -> Action:
@@ -270,14 +285,13 @@ class WizardAgent:
         return _nearest_bid(actions, est)
 
     # -- card play ---------------------------------------------------------------------------------
-    def _play(self, view: dict[str, Any], actions: list[Action]) -> Action:
+    def _play(self, view: dict[str, Any], cards: list[str]) -> str:
         seat = view["seat"]
         ctx = _Ctx(view)
         bid = view["bids"][seat] or 0
         need = bid - view["tricks"][seat]
         left = max(1, len(ctx.hand))
         leader = not view["trick"]["plays"]
-        cards = [a["card"] for a in actions]
         bids = view["bids"]
         satisfied = frozenset(
             s for s in range(ctx.n) if s != seat and bids[s] is not None and view["tricks"][s] >= bids[s]
@@ -304,7 +318,7 @@ class WizardAgent:
                 return win[c] - 0.05 * keep[c] - 0.003 * RANK[c] + (0.08 if c in JES_SET else 0.0)
 
             best = min(cards, key=duck)
-        return {"type": "play", "card": best}
+        return best
 
 
 def _blind_win_fraction(view: dict[str, Any], trump: str | None) -> float:
@@ -352,7 +366,26 @@ class EasyWizardAgent:
 
     level = "easy"
 
+    def sim_choose(self, game: Game, seat: int, rng: random.Random) -> Move:
+        """:meth:`choose` as a move of ``game.sim_legal(seat)``."""
+        assert isinstance(game, WizardGame)
+        if game.phase != "play":
+            return game.sim_move(self.choose(game, seat, rng))
+        cards: list[str] = game.sim_legal(seat)
+        if not cards:
+            raise ValueError(f"seat {seat} has no legal action")
+        if len(cards) == 1:
+            return cards[0]
+        view = game.card_play_view(seat)
+        need = (view["bids"][seat] or 0) - view["tricks"][seat]
+        trump, lead = view["trump"], view["lead_suit"]
+        pick = max if need > 0 else min
+        return pick(cards, key=lambda c: _power(c, trump, lead))
+
     def choose(self, game: Game, seat: int, rng: random.Random) -> Action:
+        assert isinstance(game, WizardGame)
+        if game.phase == "play":
+            return game.sim_action(self.sim_choose(game, seat, rng))
         actions = _not_undo(game.legal_actions(seat))
         if not actions:
             raise ValueError(f"seat {seat} has no legal action")
@@ -363,11 +396,5 @@ class EasyWizardAgent:
         hand = view["hand"]
         if kind == "trump":
             return max(actions, key=lambda a: sum(1 for c in hand if SUIT[c] == a["suit"]))
-        if kind == "bid":
-            strong = sum(1 for c in hand if c in WIZ_SET or RANK[c] == 14)
-            return _nearest_bid(actions, strong)
-        need = (view["bids"][seat] or 0) - view["tricks"][seat]
-        trump, lead = view["trump"], view["lead_suit"]
-        cards = [a["card"] for a in actions]
-        pick = max if need > 0 else min
-        return {"type": "play", "card": pick(cards, key=lambda c: _power(c, trump, lead))}
+        strong = sum(1 for c in hand if c in WIZ_SET or RANK[c] == 14)
+        return _nearest_bid(actions, strong)

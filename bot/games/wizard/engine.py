@@ -195,6 +195,7 @@ class WizardGame(Game):
         self._events: list[dict[str, Any]] = []
         self._settlements: list[Settlement] = []
         self._k = 0
+        self._search = False  # a search state (clone(for_search=True), determinize): no display events
         self._deal()
 
     def _deal(self) -> None:
@@ -246,6 +247,8 @@ class WizardGame(Game):
         )
 
     def _event(self, ev: dict[str, Any]) -> None:
+        if self._search:
+            return  # nothing renders a search state
         # SILENT: events are tagged with their round; earlier rounds' trick events stay in the short log
         # (their cards are public history even though the same ids are dealt again later).
         ev["round"] = self._k + 1
@@ -469,7 +472,8 @@ class WizardGame(Game):
         self._tricks[winner] += 1
         trick = {"leader": self._leader, "plays": [[s, c] for s, c in plays], "winner": winner}
         self._round_tricks.append(trick)
-        self._event({"kind": "trick", "winner": winner, "cards": [c for _, c in plays], "leader": self._leader})
+        if not self._search:
+            self._event({"kind": "trick", "winner": winner, "cards": [c for _, c in plays], "leader": self._leader})
         self._leader = winner
         self._plays = []
         self._lead = None
@@ -624,6 +628,33 @@ class WizardGame(Game):
         v["prompt"] = {"kind": "pick", "actions": acts} if acts else None
         return v
 
+    def card_play_view(self, seat: int) -> View:
+        """The part of ``view(seat)`` a computer player reads to play a card: the same values under the same keys
+        (a test checks it), built without the rest (a search builds it for every simulated card). Do not mutate:
+        ``round_tricks`` is the engine's own list."""
+        bids = self._bids_public()
+        if self._mode != "open" and self._bids[seat] is not None and bids[seat] is None:
+            bids[seat] = self._bids[seat]
+        blind = self._blind and self._phase != "over"
+        return {
+            "seat": seat,
+            "num_seats": self._n,
+            "hand_size": self._r,
+            "trump": self._trump,
+            "lead_suit": self._lead,
+            "indicator": self._indicator,
+            "bids": bids,
+            "tricks": list(self._tricks),
+            "hand_counts": [len(h) for h in self._hands],
+            "trick": {"leader": self._leader, "plays": [[s, c] for s, c in self._plays]},
+            "round_tricks": self._round_tricks,
+            "hand": [] if blind else sort_hand(self._hands[seat]),
+            "hand_hidden": blind,
+            "foreheads": [None if s == seat or not self._hands[s] else self._hands[s][0] for s in range(self._n)]
+            if blind
+            else None,
+        }
+
     # -- search support ------------------------------------------------------------------------------------
     # -- public facts for cheap search rollouts (building a view per simulated card costs more than the rollout)
     @property
@@ -642,7 +673,58 @@ class WizardGame(Game):
     def lead_suit(self) -> str | None:
         return self._lead
 
-    def clone(self) -> Self:
+    @property
+    def totals(self) -> list[int]:
+        """The public running totals (``public_view()["totals"]``; do not mutate)."""
+        return self._totals
+
+    def num_settlements(self) -> int:
+        return len(self._settlements)
+
+    # the simulation interface: a play is its card id; bids and trump keep their display actions
+    def sim_legal(self, seat: int) -> list[Any]:
+        if self._phase != "play":
+            return [a for a in self.legal_actions(seat) if a["type"] != "undo"]
+        if seat != (self._leader + len(self._plays)) % self._n:
+            return []
+        hand = self._hands[seat]
+        lead = self._lead
+        if lead is not None:
+            # _playable: follow suit (Wizards and Jesters, whose suit is "", always allowed) if possible
+            cards = [c for c in hand if SUIT[c] in (lead, "")]
+            if len(cards) == len(hand) or not any(SUIT[c] for c in cards):
+                cards = hand
+        else:
+            cards = hand
+        out: list[Any] = []
+        seen_w = seen_j = False
+        for c in cards:
+            # one move per kind of identical special card, the first in hand order (as legal_actions)
+            if not SUIT[c]:
+                if c in WIZ_SET:
+                    if seen_w:
+                        continue
+                    seen_w = True
+                elif seen_j:
+                    continue
+                else:
+                    seen_j = True
+            out.append(c)
+        return out
+
+    def sim_apply(self, seat: int, move: Any) -> None:
+        if type(move) is str:
+            self._play(seat, move)
+        else:
+            self.apply(seat, move)
+
+    def sim_action(self, move: Any) -> Action:
+        return {"type": "play", "card": move} if type(move) is str else move  # type: ignore[no-any-return]
+
+    def sim_move(self, action: Action) -> Any:
+        return action["card"] if action.get("type") == "play" else action
+
+    def clone(self, for_search: bool = False) -> Self:
         g = self.__class__.__new__(self.__class__)
         g.__dict__.update(self.__dict__)
         g._hands = [list(h) for h in self._hands]
@@ -654,12 +736,15 @@ class WizardGame(Game):
         g._totals = list(self._totals)
         g._history = list(self._history)
         g._round_log = list(self._round_log)
-        g._events = list(self._events)
+        if for_search:
+            g._search = True
+        # a search state never logs an event, so its clones may share its (frozen) list
+        g._events = self._events if self._search else list(self._events)
         g._settlements = list(self._settlements)
         return g
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
-        g = self.clone()
+        g = self.clone(for_search=True)
         if self._phase == "over":
             return g
         known: set[str] = set()

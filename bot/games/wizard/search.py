@@ -10,7 +10,7 @@ from typing import Any
 from bot.ai.base import Agent
 from bot.ai.ismcts import ActionKey, SearchSpec, action_key
 from bot.ai.strong import Budget, GameSearch, StrongAgent
-from bot.engine.protocol import Action, Game
+from bot.engine.protocol import Action, Game, Move
 
 from .ai import WizardAgent
 from .engine import RANK, SUIT, WizardGame
@@ -19,27 +19,15 @@ from .engine import RANK, SUIT, WizardGame
 class RoundReward:
     """Wizard: the round score of every seat, from the public totals before and after the round.
 
-    The root totals are cached per root state (one search reuses the same root). The key includes the number
-    of rounds settled: a later root may reuse the ``id`` of a freed one, and the totals change only when a
-    round is settled, so an equal key means equal totals."""
-
-    def __init__(self) -> None:
-        self._root_key: tuple[int, int] = (-1, -1)
-        self._root_totals: list[int] = []
+    The totals are read from the engine (``totals``, the same list as ``public_view()["totals"]``), which is cheap,
+    so nothing is cached: the earlier cache keyed by ``(id(root), settlements)`` could return a previous root's
+    totals, since a freed root's ``id`` is reused and Wizard books its one settlement at the end of the game
+    (within a game every key looked alike, so later rounds were scored against stale totals)."""
 
     def __call__(self, root: Game, state: Game) -> Sequence[float]:
-        key = (id(root), len(root.settlements()))
-        if key != self._root_key:
-            self._root_totals = list(root.public_view()["totals"])
-            self._root_key = key
-        after = state.public_view()["totals"]
-        return [0.5 + 0.5 * math.tanh((a - b) / 30.0) for a, b in zip(after, self._root_totals, strict=True)]
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__()  # type: ignore[misc]
+        before = root.totals  # type: ignore[attr-defined]
+        after = state.totals  # type: ignore[attr-defined]
+        return [0.5 + 0.5 * math.tanh((a - b) / 30.0) for a, b in zip(after, before, strict=True)]
 
 
 def action_identity(action: Action) -> ActionKey:
@@ -48,6 +36,37 @@ def action_identity(action: Action) -> ActionKey:
     if isinstance(card, str) and (card.startswith("WIZ") or card.startswith("JES")):
         return ("play", card[:3])
     return action_key(action)
+
+
+def move_identity(move: Move) -> ActionKey:
+    """:func:`action_identity` of a compact move (the same classes: one key for the four Wizards, one for the
+    four Jesters)."""
+    if type(move) is str:
+        return ("play", move[:3]) if move.startswith(("WIZ", "JES")) else move
+    return action_key(move)
+
+
+def sim_rollout_policy(game: Game, seat: int, moves: list[Move], rng: random.Random) -> Move:
+    """:func:`rollout_policy` over compact moves (card ids; bids stay actions): the same choices, the same
+    random draws."""
+    if type(moves[0]) is not str or rng.random() < EPSILON:
+        return rng.choice(moves)
+    assert isinstance(game, WizardGame)
+    bids, tricks = game.bids, game.tricks_won
+    if bids[seat] is None:
+        return rng.choice(moves)
+    trump, lead = game.trump_suit, game.lead_suit
+
+    def value(c: str) -> int:
+        r = RANK[c]
+        if r in (0, 15):
+            return r * 7  # Jester 0, Wizard 105
+        suit = SUIT[c]
+        return r + (50 if suit == trump else 25 if suit == lead else 0)
+
+    if tricks[seat] < bids[seat]:
+        return max(moves, key=value)
+    return min(moves, key=value)
 
 
 def rollout_policy(game: Game, seat: int, actions: list[Action], rng: random.Random) -> Action:
@@ -86,7 +105,13 @@ class WizardSearch(GameSearch):
     budget = Budget(play=200, agent_rollouts=False, declare_samples=8)
 
     def search_spec(self, base: Agent, budget: Budget) -> SearchSpec:
-        return SearchSpec(reward=RoundReward(), key=action_identity, policy=rollout_policy)
+        return SearchSpec(
+            reward=RoundReward(),
+            key=action_identity,
+            policy=rollout_policy,
+            sim_key=move_identity,
+            sim_policy=sim_rollout_policy,
+        )
 
     def candidates(self, actions: list[Action], base_choice: Action, view: dict[str, Any] | None) -> list[Action]:
         kind = base_choice["type"]
