@@ -25,6 +25,7 @@ from bot.ratings import Ratings
 from bot.services import Services
 from bot.tables.service import TableError, TableService
 from bot.tournaments import GuildSettings, TournamentError, TournamentService
+from cogs._translator import TavoloTranslator
 
 log = logging.getLogger(__name__)
 
@@ -116,6 +117,7 @@ class TavoloBot(commands.AutoShardedBot):
         self.tournaments = self.services.tournaments
         for name in self.cog_modules:
             await self.load_extension(name)
+        await self.tree.set_translator(TavoloTranslator())  # names and descriptions in it, ko, pl, ru
         await self._sync_commands()
         restored = await self.tables.load()
         tables_cog: Any = self.get_cog("Tables")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.engine.protocol import View
+from bot.i18n import _
 
 from . import _games
 from .model import Record, RecordError
@@ -46,7 +47,7 @@ def replay_pages(
     (``record.hand``), the caller having checked on the whole log. ``viewer``: the seat whose own cards are shown."""
     done = replay(record, views=True, check=False)
     if hand not in done.hands or (record.hand != hand and hand not in finished_hands(done)):
-        raise RecordError(0, f"hand {hand + 1} is not finished")
+        raise RecordError(0, _("hand {n} is not finished", n=hand + 1))
     steps = done.steps_of(hand)
     game_id, names = record.game, record.players
     before: View = _before(done, steps[0])
@@ -54,7 +55,7 @@ def replay_pages(
     narrator.hand_start(hand, before)
     pages: list[ReplayPage] = []
     lines: list[str] = []
-    title = f"Hand {hand + 1} — the deal"
+    title = _("Hand {n} — the deal", n=hand + 1)
     last: Step | None = None
     for step in steps:
         tricks = narrator.trick_no
@@ -62,7 +63,7 @@ def replay_pages(
         before, last = step.public, step
         if narrator.trick_no != tricks:  # a trick is complete: it closes a page
             pages.append(_page(record, title, lines, step, viewer))
-            title, lines = f"Hand {hand + 1} — trick {narrator.trick_no + 1}", []
+            title, lines = _("Hand {n} — trick {trick}", n=hand + 1, trick=narrator.trick_no + 1), []
     if lines and last is not None:
         if pages:
             pages[-1].lines.extend(lines)  # what follows the last trick (the settlement) ends the hand
@@ -90,7 +91,10 @@ def _page(record: Record, title: str, lines: list[str], step: Step, viewer: int 
 def _retitle(pages: list[ReplayPage], hand: int) -> None:
     # the first page holds the deal, the auction and the first trick; the others one trick each
     for i, page in enumerate(pages):
-        page.title = f"Hand {hand + 1} — " + ("the deal and trick 1" if i == 0 else f"trick {i + 1}")
+        if i == 0:
+            page.title = _("Hand {n} — the deal and trick 1", n=hand + 1)
+        else:
+            page.title = _("Hand {n} — trick {trick}", n=hand + 1, trick=i + 1)
 
 
 def _before(done: Replayed, first: Step) -> View:

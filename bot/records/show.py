@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from bot.engine.protocol import Action, Settlement, View
+from bot.i18n import _, _n, signed
 
 from . import _games
 from .notation import format_action
@@ -37,7 +38,7 @@ def panel_lines(panel: _games.Panel) -> list[str]:
 
 
 def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+    return names[seat] if 0 <= seat < len(names) else _("Seat {n}", n=seat + 1)
 
 
 def _card(game_id: str, card: Any) -> str:
@@ -55,9 +56,9 @@ def play_text(game_id: str, action: Action) -> str:
     """A played card as the table sees it, with what goes with it (a Joker's suit, a signal)."""
     text = _card(game_id, action.get("card"))
     if action.get("suit"):
-        text += f" calling {_suit(game_id, action['suit'])}"
+        text += " " + _("calling {suit}", suit=_suit(game_id, action["suit"]))
     if action.get("joker_call"):
-        text += " with a joker call"
+        text += " " + _("with a joker call")
     if action.get("signal"):
         text += f" ({action['signal']})"
     return text
@@ -66,7 +67,7 @@ def play_text(game_id: str, action: Action) -> str:
 def public_text(game_id: str, action: Action, before: View) -> str:
     """What the table learns from a (non-play) action, without anything private (the game's renderer says)."""
     if action.get("type") == "pass":
-        return "passes"
+        return _("passes")
     text = _games.renderer(game_id).describe(action, before)
     return text if text is not None else format_action(game_id, action)
 
@@ -111,7 +112,7 @@ class Narrator:
 
     def hand_start(self, hand: int, before: View) -> list[str]:
         self.trick, self.texts, self.trick_no = [], [], 0
-        lines = ["", f"== Hand {hand + 1} =="]
+        lines = ["", "== " + _("Hand {n}", n=hand + 1) + " =="]
         lines.extend(panel_lines(_games.public_panel(self.game_id, before, self.names)))
         return lines
 
@@ -125,7 +126,7 @@ class Narrator:
                 self.trick_no += 1
                 w = _find_winner(after, self.trick)
                 won = f" → {_name(self.names, w)}" if w is not None else ""
-                out.append(f"Trick {self.trick_no}: " + " · ".join(self.texts) + won)
+                out.append(_("Trick {n}: {plays}", n=self.trick_no, plays=" · ".join(self.texts)) + won)
                 self.trick, self.texts = [], []
         else:
             out.append(f"{who}: {public_text(self.game_id, action, before)}")
@@ -138,16 +139,16 @@ class Narrator:
     def unfinished(self) -> list[str]:
         if not self.trick:
             return []
-        return [f"Trick {self.trick_no + 1} (unfinished): " + " · ".join(self.texts)]
+        return [_("Trick {n} (unfinished): {plays}", n=self.trick_no + 1, plays=" · ".join(self.texts))]
 
 
 def result_lines(game_id: str, replayed: Replayed, names: Sequence[str]) -> list[str]:
     res = replayed.game.result()
     if res is None:
-        return ["", "The game is not over (result *)."]
+        return ["", _("The game is not over (result *).")]
     order = sorted(range(len(res.totals)), key=lambda s: (res.ranks[s], s))
-    cells = [f"{res.ranks[s]}. {_name(names, s)} {res.totals[s]:+d}" for s in order]
-    return ["", f"Final result ({res.currency}): " + ", ".join(cells)]
+    cells = [f"{res.ranks[s]}. {_name(names, s)} {signed(res.totals[s])}" for s in order]
+    return ["", _("Final result ({currency}): {cells}", currency=res.currency, cells=", ".join(cells))]
 
 
 def replay_text(replayed: Replayed, hand: int | None = None) -> Iterator[str]:
@@ -155,11 +156,20 @@ def replay_text(replayed: Replayed, hand: int | None = None) -> Iterator[str]:
     rec = replayed.record
     names = rec.players
     hand = rec.hand if hand is None else hand
-    yield f"{_games.title(rec.game)} — {len(names)} players: {', '.join(names)}"
-    opts = ", ".join(f"{k}={v}" for k, v in rec.options.items()) or "defaults"
-    yield f"Seed {rec.seed}; options: {opts}" + (f"; played {rec.date}" if rec.date else "")
+    yield _n(
+        "{game} — {n} player: {names}",
+        "{game} — {n} players: {names}",
+        len(names),
+        game=_games.title(rec.game),
+        names=", ".join(names),
+    )
+    opts = ", ".join(f"{k}={v}" for k, v in rec.options.items()) or _("defaults")
+    if rec.date:
+        yield _("Seed {seed}; options: {options}; played {date}", seed=str(rec.seed), options=opts, date=rec.date)
+    else:
+        yield _("Seed {seed}; options: {options}", seed=str(rec.seed), options=opts)
     if hand is not None and hand > 0:
-        yield f"(Hands 1 to {hand} are replayed but not shown.)"
+        yield _("(Hands 1 to {n} are replayed but not shown.)", n=hand)
     narrator = Narrator(rec.game, names)
     before = replayed.initial
     for step in replayed.steps:

@@ -1,7 +1,9 @@
 """Discord-free descriptions of what one message shows: text sections and the controls a seat may use.
 
 Limits mirror Discord's: at most 25 options per select menu, 5 buttons per row, 5 rows per message,
-embed field values of at most 1024 characters. ``split_choices`` keeps long choice lists inside them.
+embed field values of at most 1024 characters. ``split_choices`` keeps long choice lists inside them; :func:`fit`
+clips every text of a finished panel to Discord's lengths — after translation, since a text is only as long as the
+reader's language makes it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,16 @@ from bot.engine.protocol import Action
 MAX_SELECT_OPTIONS = 25
 MAX_BUTTONS_PER_ROW = 5
 MAX_ROWS = 5
+#: Discord's text lengths (embed title, description, field name and value, footer; component texts)
+TITLE_MAX = 256
+DESCRIPTION_MAX = 4096
+FIELD_NAME_MAX = 256
+FIELD_VALUE_MAX = 1024
+FOOTER_MAX = 2048
+BUTTON_LABEL_MAX = 80
+OPTION_LABEL_MAX = 100
+OPTION_DESCRIPTION_MAX = 100
+PLACEHOLDER_MAX = 150
 
 Style = Literal["primary", "secondary", "success", "danger"]
 
@@ -109,3 +121,32 @@ def split_choices(choices: Sequence[Choice], placeholder: str, prefer_buttons: b
         ph = placeholder if len(choices) <= MAX_SELECT_OPTIONS else f"{placeholder} ({i + 1}-{i + len(chunk)})"
         out.append(Control("select", ph, chunk))
     return out
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, an ellipsis marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def fit(panel: Panel) -> Panel:
+    """Clip every text of ``panel`` to Discord's limits, in place (and return it).
+
+    A choice's label is clipped to a button's 80 characters whether it becomes a button or a select option, so
+    the cog may lay it out either way.
+    """
+    panel.title = clip(panel.title, TITLE_MAX)
+    panel.description = clip(panel.description, DESCRIPTION_MAX)
+    panel.footer = clip(panel.footer, FOOTER_MAX)
+    for s in panel.sections:
+        s.name = clip(s.name, FIELD_NAME_MAX)
+        s.value = clip(s.value, FIELD_VALUE_MAX)
+    for c in panel.controls:
+        c.placeholder = clip(c.placeholder, PLACEHOLDER_MAX)
+        for ch in c.choices:
+            ch.label = clip(ch.label, BUTTON_LABEL_MAX)
+            if ch.description is not None:
+                ch.description = clip(ch.description, OPTION_DESCRIPTION_MAX)
+        for f in c.fields:
+            f.placeholder = clip(f.placeholder, PLACEHOLDER_MAX)
+            f.options = [(clip(label, OPTION_LABEL_MAX), value) for label, value in f.options]
+    return panel

@@ -8,6 +8,7 @@ gets *I'm back*, an open-ended session a vote) live here or in the service, neve
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,17 +16,52 @@ from bot.engine.errors import IllegalAction
 from bot.engine.protocol import Action, GameResult
 from bot.games import registry
 from bot.games.spec import pictures_of
+from bot.i18n import N_, _, _p, signed
 from bot.images.scene import HandScene, TableScene
-from bot.render.base import Panel, Section
+from bot.render.base import Panel, Section, fit
 
 from .model import Table
 
-#: what a computer level means, for the lobby's "Add a computer of a chosen level" menu
-LEVEL_HELP = {
-    "easy": "simple greedy play",
-    "normal": "sound heuristic play (default)",
-    "strong": "searches sampled deals (ISMCTS)",
+_LEVEL_HELP = {
+    "easy": N_("simple greedy play"),
+    "normal": N_("sound heuristic play (default)"),
+    "strong": N_("searches sampled deals (ISMCTS)"),
 }
+_LEVEL_NAME = {
+    "easy": lambda: _p("computer level", "easy"),
+    "normal": lambda: _p("computer level", "normal"),
+    "strong": lambda: _p("computer level", "strong"),
+}
+
+
+class _Translated(Mapping[str, str]):
+    """A table of msgids read in the current locale at each lookup (a plain dict would freeze one language)."""
+
+    def __init__(self, msgids: Mapping[str, str]) -> None:
+        self._msgids = msgids
+
+    def __getitem__(self, key: str) -> str:
+        return _(self._msgids[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._msgids)
+
+    def __len__(self) -> int:
+        return len(self._msgids)
+
+
+#: what a computer level means, for the lobby's "Add a computer of a chosen level" menu
+LEVEL_HELP: Mapping[str, str] = _Translated(_LEVEL_HELP)
+
+
+def level_name(level: str) -> str:
+    """A computer level's name in the reader's language (``easy``, ``normal``, ``strong``)."""
+    return _LEVEL_NAME[level]() if level in _LEVEL_NAME else level
+
+
+def game_title(game_id: str) -> str:
+    """The game's title in the reader's language (the titles are extracted from the specs, ``msgctxt`` "game")."""
+    return _p("game", registry.title(game_id))
 
 
 @dataclass(slots=True)
@@ -57,7 +93,7 @@ class SeatScreen:
 
 
 def _title(t: Table) -> str:
-    return registry.title(t.game_id)
+    return game_title(t.game_id)
 
 
 def table_screen(t: Table) -> TableScreen:
@@ -70,18 +106,20 @@ def table_screen(t: Table) -> TableScreen:
     picture = pictures.table_picture(public, t.names) if pictures is not None else None
     away = [s.name for s in t.seats if s.away]
     if away:
-        panel.footer = (panel.footer + "\n" if panel.footer else "") + "🤖 playing for: " + ", ".join(away)
+        playing = _("🤖 playing for: {names}", names=", ".join(away))
+        panel.footer = (panel.footer + "\n" if panel.footer else "") + playing
     if t.status != "running":
-        panel.title = f"{panel.title} — {'finished' if t.status == 'finished' else 'cancelled'}"
+        closed = _p("table", "finished") if t.status == "finished" else _p("table", "cancelled")
+        panel.title = f"{panel.title} — {closed}"
         again = t.status == "finished" and t.tournament_id is None
-        return TableScreen(panel, ["again"] if again else [], picture=picture if t.status == "finished" else None)
+        return TableScreen(fit(panel), ["again"] if again else [], picture=picture if t.status == "finished" else None)
     buttons = ["hand"]
     if away:
         buttons.append("back")
     if game.open_ended:
         buttons.append("vote")  # open-ended sessions: everyone may vote to stop after the current hand
     buttons.append("end")
-    return TableScreen(panel, buttons, picture=picture)
+    return TableScreen(fit(panel), buttons, picture=picture)
 
 
 def _lobby_screen(t: Table) -> TableScreen:
@@ -90,22 +128,29 @@ def _lobby_screen(t: Table) -> TableScreen:
         "\n".join(
             f"{i + 1}. {s.name}"
             + (" 👑" if s.user_id == t.host_id else "")
-            + (f" ({s.ai_level})" if s.ai_level else "")
+            + (f" ({level_name(s.ai_level)})" if s.ai_level else "")
             for i, s in enumerate(t.seats)
         )
         or "—"
     )
-    opts = ", ".join(f"{k}={v}" for k, v in sorted(t.options.items())) or "defaults"
-    desc = f"Players: {spec.seats_text()}. Options: {opts}. Turn timer: {t.turn_timeout}s."
+    # option names and values are what /<game> new takes: shown as typed, not translated
+    opts = ", ".join(f"{k}={v}" for k, v in sorted(t.options.items())) or _("defaults")
+    desc = _(
+        "Players: {seats}. Options: {options}. Turn timer: {seconds}s.",
+        seats=spec.seats_text(),
+        options=opts,
+        seconds=t.turn_timeout,
+    )
     note = spec.renderer.lobby_note(len(t.seats))
     if note:
         desc += "\n" + note
-    panel = Panel(title=f"🃏 {spec.title} — lobby", description=desc)
-    panel.sections.append(Section(f"Seats ({len(t.seats)}/{spec.max_seats})", seats))
+    title = game_title(t.game_id)
+    panel = Panel(title="🃏 " + _("{game} — lobby", game=title), description=desc)
+    panel.sections.append(Section(_("Seats ({n}/{total})", n=len(t.seats), total=spec.max_seats), seats))
     if t.status != "lobby":
-        panel.title = f"{spec.title} — cancelled"
-        return TableScreen(panel)
-    return TableScreen(panel, ["join", "leave", "bot", "unbot", "start", "cancel"], spec.levels)
+        panel.title = title + " — " + _p("table", "cancelled")
+        return TableScreen(fit(panel))
+    return TableScreen(fit(panel), ["join", "leave", "bot", "unbot", "start", "cancel"], spec.levels)
 
 
 def seat_screen(t: Table, seat: int, forced: Action | None) -> SeatScreen:
@@ -121,8 +166,8 @@ def seat_screen(t: Table, seat: int, forced: Action | None) -> SeatScreen:
     if not live:
         panel.controls = []
     if away:
-        panel.description = (
-            "🤖 The computer is playing for you. Click **I'm back** to play again.\n" + panel.description
+        panel.description = _("🤖 The computer is playing for you. Click **I'm back** to play again.") + (
+            "\n" + panel.description
         )
         panel.controls = []
     legal = game.legal_actions(seat) if panel.controls else []
@@ -132,7 +177,7 @@ def seat_screen(t: Table, seat: int, forced: Action | None) -> SeatScreen:
     if picture is not None and (not panel.controls or away) and picture.legal is not None:
         # no card may be clicked now (forced, away, closed): the picture marks none as playable either
         picture = HandScene(picture.deck, picture.cards_shown, None, picture.groups)
-    return SeatScreen(panel, legal, live, away, picture)
+    return SeatScreen(fit(panel), legal, live, away, picture)
 
 
 def is_moving(t: Table, seat: int) -> bool:
@@ -175,16 +220,26 @@ def standings(t: Table) -> GameResult | None:
 def final_text(t: Table) -> str:
     res = standings(t)
     if res is None:
-        return f"🏁 The {_title(t)} table is closed; no hand was completed."
+        return "🏁 " + _("The {game} table is closed; no hand was completed.", game=_title(t))
     order = sorted(range(len(t.seats)), key=lambda i: res.ranks[i])
     medals = {1: "🥇", 2: "🥈", 3: "🥉"}
-    lines = [
-        f"{medals.get(res.ranks[i], f'{res.ranks[i]}.')} {t.seats[i].name}: {res.totals[i]:+d} {res.currency}"
-        if res.currency != "point"
-        else f"{medals.get(res.ranks[i], f'{res.ranks[i]}.')} {t.seats[i].name}: {res.totals[i]} points"
-        for i in order
-    ]
-    return f"🏁 **{_title(t)} — game over**\n" + "\n".join(lines)
+    lines = []
+    for i in order:
+        medal = medals.get(res.ranks[i], f"{res.ranks[i]}.")
+        amount = _amount(res.totals[i], res.currency)
+        lines.append(f"{medal} {t.seats[i].name}: {amount}")
+    return "🏁 " + _("**{game} — game over**", game=_title(t)) + "\n" + "\n".join(lines)
+
+
+def _amount(total: int, currency: str) -> str:
+    """A final total with its unit: stakes and resti signed, points as they stand."""
+    if currency == "stake":
+        return _("{amount} stake", amount=signed(total))
+    if currency == "resto":
+        return _("{amount} resto", amount=signed(total))
+    if currency == "point":
+        return _("{n} points", n=total)
+    return f"{signed(total)} {currency}"
 
 
 def settlement_text(t: Table, settlement: Any) -> str:

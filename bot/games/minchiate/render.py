@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.protocol import Settlement
-from bot.games.minchiate.rules import SUIT, combo_name
+from bot.games.minchiate.rules import SUIT
+from bot.i18n import N_, _, _n, signed
 from bot.render.base import (
     MAX_SELECT_OPTIONS,
     Choice,
@@ -16,6 +17,7 @@ from bot.render.base import (
     Control,
     Panel,
     Section,
+    fit,
     split_choices,
 )
 from bot.render.cards import joined, minchiate_label, minchiate_long
@@ -27,21 +29,41 @@ from .pictures import table_picture as table_picture
 FIELD_MAX = 1024
 LABEL_MAX = 80
 DESC_MAX = 100
+# msgids marked here, translated when shown (the reader's locale is only known then)
 SUIT_TITLES = (
-    ("T", "Trumps"),
-    ("M", "Matto"),
-    ("Co", "Coins 🪙"),
-    ("Cu", "Cups 🏆"),
-    ("Sw", "Swords ⚔️"),
-    ("Ba", "Batons 🪵"),
+    ("T", N_("Trumps")),
+    ("M", N_("Matto")),
+    ("Co", N_("Coins 🪙")),
+    ("Cu", N_("Cups 🏆")),
+    ("Sw", N_("Swords ⚔️")),
+    ("Ba", N_("Batons 🪵")),
 )
 PHASE_TEXT = {
-    "cut": "Waiting for the cut",
-    "discard": "Discarding",
-    "declare": "Declaring combinations",
-    "play": "Trick play",
-    "done": "Game over",
+    "cut": N_("Waiting for the cut"),
+    "discard": N_("Discarding"),
+    "declare": N_("Declaring combinations"),
+    "play": N_("Trick play"),
+    "done": N_("Game over"),
 }
+_REASON = {
+    "robbing": N_("robbing"),
+    "exposed card": N_("exposed card"),
+    "declaration": N_("declaration"),
+    "end of deal": N_("end of deal"),
+}
+
+
+def combo_name(combo: dict[str, Any]) -> str:
+    """A combination's name in the reader's language (the cards stay symbols)."""
+    cards = [str(c) for c in combo["cards"]]
+    t = combo["type"]
+    if t == "RUN":
+        return _("Run {first}–{last}", first=cards[0], last=cards[-1])
+    if t == "UTM":
+        return "T1+T40+" + _("Matto")
+    if t in ("UTV", "DEC"):
+        return "+".join(cards)
+    return _n("{n} King", "{n} Kings", len(cards))
 
 
 def _clip(text: str, limit: int) -> str:
@@ -49,12 +71,12 @@ def _clip(text: str, limit: int) -> str:
 
 
 def _name(names: list[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat}"
+    return names[seat] if 0 <= seat < len(names) else _("Seat {n}", n=seat)
 
 
 def _team_names(names: list[str], team: str) -> str:
     a, b = (0, 2) if team == "A" else (1, 3)
-    return f"{_name(names, a)} & {_name(names, b)}"
+    return _("{first} & {second}", first=_name(names, a), second=_name(names, b))
 
 
 def _plays(plays: list[list[Any]], names: list[str]) -> str:
@@ -64,6 +86,7 @@ def _plays(plays: list[list[Any]], names: list[str]) -> str:
 def _event_line(ev: dict[str, Any], names: list[str]) -> str:
     team = ev.get("team", "?")
     reason = ev.get("reason", "")
+    reason = _(_REASON[reason]) if reason in _REASON else reason
     who = f" ({_name(names, int(ev['seat']))})" if "seat" in ev else ""
     detail = ""
     if ev.get("cards"):
@@ -71,12 +94,12 @@ def _event_line(ev: dict[str, Any], names: list[str]) -> str:
     if "combos" in ev:
         detail = " " + ", ".join(f"{combo_name(c)} {c['value']}" for c in ev["combos"])
         if ev.get("matto_bonus"):
-            detail += " (+Matto)"
+            detail += " (+" + _("Matto") + ")"
     if "trick" in ev:
-        reason = f"trick {ev['trick']}"
-    line = f"{team} +{ev.get('points', 0)} {reason}{who}{detail}"
+        reason = _("trick {n}", n=ev["trick"])
+    line = _("{team} {points} {reason}", team=team, points=signed(ev.get("points", 0)), reason=reason) + who + detail
     if "resti" in ev:
-        line += f" → resti A {ev['resti'][0]} / B {ev['resti'][1]}"
+        line += " → " + _("resti A {a} / B {b}", a=ev["resti"][0], b=ev["resti"][1])
     return line
 
 
@@ -95,92 +118,102 @@ def _lines_within(lines: list[str], limit: int = FIELD_MAX) -> str:
 
 def _diff_text(diff: int) -> str:
     if diff > 0:
-        return f"A leads by {diff}"
+        return _("A leads by {n}", n=diff)
     if diff < 0:
-        return f"B leads by {-diff}"
-    return "level"
+        return _("B leads by {n}", n=-diff)
+    return _("level")
 
 
 def public_panel(view: dict[str, Any], names: list[str]) -> Panel:
-    deal = f"deal {view['hand_number'] + 1}/{view['deals_per_game']}"
     ph = view["phase"]
     turn = ", ".join(_name(names, s) for s in view["to_move"])
-    desc = f"{PHASE_TEXT.get(ph, ph)}" + (f" — waiting for {turn}" if turn else "")
-    desc += f"\nDealer: {_name(names, view['dealer'])} · cutter: {_name(names, view['cutter'])}"
+    phase = _(PHASE_TEXT[ph]) if ph in PHASE_TEXT else ph
+    desc = _("{phase} — waiting for {names}", phase=phase, names=turn) if turn else phase
+    desc += "\n" + _(
+        "Dealer: {dealer} · cutter: {cutter}", dealer=_name(names, view["dealer"]), cutter=_name(names, view["cutter"])
+    )
     sections: list[Section] = []
     r = view["resti"]
-    sections.append(
-        Section(
-            "Score",
-            f"Team A ({_team_names(names, 'A')}): {r[0]} resti\n"
-            f"Team B ({_team_names(names, 'B')}): {r[1]} resti\n"
-            f"Running difference: {_diff_text(view['diff'])}"
-            + (
-                f"\nGame totals: A {view['totals'][0]:+d} · B {view['totals'][1]:+d}"
-                if view["deals_per_game"] > 1
-                else ""
-            ),
-        )
-    )
+    score = [
+        _n("Team A ({names}): {n} resti", "Team A ({names}): {n} resti", r[0], names=_team_names(names, "A")),
+        _n("Team B ({names}): {n} resti", "Team B ({names}): {n} resti", r[1], names=_team_names(names, "B")),
+        _("Running difference: {diff}", diff=_diff_text(view["diff"])),
+    ]
+    if view["deals_per_game"] > 1:
+        score.append(_("Game totals: A {a} · B {b}", a=signed(view["totals"][0]), b=signed(view["totals"][1])))
+    sections.append(Section(_("Score"), "\n".join(score)))
     deal_lines = []
     if view["cut"] is not None:
-        deal_lines.append(f"Cut at {view['cut']}; cutter robbed: {joined(minchiate_label, view['robbed_by_cutter'])}")
-        exposed = [f"{_name(names, s)} {minchiate_label(c)}" for s, c in enumerate(view["exposed"]) if c]
-        deal_lines.append("Exposed: " + ", ".join(exposed))
-        stop = view["robbing_stop"]
         deal_lines.append(
-            f"Dealer robbed: {joined(minchiate_label, view['robbed_by_dealer'])}"
-            + (f" (stopped at {minchiate_label(stop)})" if stop else "")
-        )
-        if view["taken_by_dealer"]:
-            deal_lines.append(f"Dealer took: {joined(minchiate_label, view['taken_by_dealer'])}")
-        if view["discards_pending"]:
-            deal_lines.append(
-                "To discard: " + ", ".join(f"{_name(names, int(s))} {n}" for s, n in view["discards_pending"].items())
+            _(
+                "Cut at {n}; cutter robbed: {cards}",
+                n=view["cut"],
+                cards=joined(minchiate_label, view["robbed_by_cutter"]),
             )
+        )
+        exposed = [f"{_name(names, s)} {minchiate_label(c)}" for s, c in enumerate(view["exposed"]) if c]
+        deal_lines.append(_("Exposed: {cards}", cards=", ".join(exposed)))
+        stop = view["robbing_stop"]
+        robbed = joined(minchiate_label, view["robbed_by_dealer"])
+        if stop:
+            deal_lines.append(_("Dealer robbed: {cards} (stopped at {card})", cards=robbed, card=minchiate_label(stop)))
+        else:
+            deal_lines.append(_("Dealer robbed: {cards}", cards=robbed))
+        if view["taken_by_dealer"]:
+            deal_lines.append(_("Dealer took: {cards}", cards=joined(minchiate_label, view["taken_by_dealer"])))
+        if view["discards_pending"]:
+            pending = ", ".join(f"{_name(names, int(s))} {n}" for s, n in view["discards_pending"].items())
+            deal_lines.append(_("To discard: {pending}", pending=pending))
         if view["fola"] is not None:
-            deal_lines.append(f"Fola: {joined(minchiate_label, view['fola'])}")
-        sections.append(Section("The deal", _lines_within(deal_lines)))
+            deal_lines.append(_("Fola: {cards}", cards=joined(minchiate_label, view["fola"])))
+        sections.append(Section(_("The deal"), _lines_within(deal_lines)))
     decl = []
     for s, combos in enumerate(view["declared"]):
         if combos:
             decl.append(f"{_name(names, s)}: " + ", ".join(f"{combo_name(c)} ({c['value']})" for c in combos))
     if decl:
-        sections.append(Section("Declarations", _lines_within(decl)))
+        sections.append(Section(_("Declarations"), _lines_within(decl)))
     if view["trick"] is not None:
-        sections.append(Section(f"Trick {view['tricks_played'] + 1}", _plays(view["trick"]["plays"], names)))
+        sections.append(Section(_("Trick {n}", n=view["tricks_played"] + 1), _plays(view["trick"]["plays"], names)))
     lt = view["last_trick"]
     if lt:
-        sections.append(Section("Last trick", f"{_plays(lt['plays'], names)} — won by {_name(names, lt['winner'])}"))
+        sections.append(
+            Section(
+                _("Last trick"),
+                _("{plays} — won by {name}", plays=_plays(lt["plays"], names), name=_name(names, lt["winner"])),
+            )
+        )
     if ph in ("play", "done") or view["tricks_played"]:
         piles = view["piles"]
         tw = view["tricks_won"]
-        sections.append(
-            Section(
-                "Captured",
-                f"A: {piles[0]} cards ({tw[0] + tw[2]} tricks) · B: {piles[1]} cards ({tw[1] + tw[3]} tricks)"
-                + (f"\nMatto debt: team {view['matto_debt']} owes one card" if view["matto_debt"] else ""),
-            )
-        )
+        captured = [
+            _n("A: {n} card", "A: {n} cards", piles[0])
+            + " "
+            + _n("({n} trick)", "({n} tricks)", tw[0] + tw[2])
+            + " · "
+            + _n("B: {n} card", "B: {n} cards", piles[1])
+            + " "
+            + _n("({n} trick)", "({n} tricks)", tw[1] + tw[3])
+        ]
+        if view["matto_debt"]:
+            captured.append(_("Matto debt: team {team} owes one card", team=view["matto_debt"]))
+        sections.append(Section(_("Captured"), "\n".join(captured)))
     if view["score_events"]:
-        sections.append(Section("Scoring", _lines_within([_event_line(e, names) for e in view["score_events"]])))
+        sections.append(Section(_("Scoring"), _lines_within([_event_line(e, names) for e in view["score_events"]])))
     last = view.get("last_deal")
     if last:
         w = last["winner"]
-        sections.append(
-            Section(
-                f"Deal {last['deal'] + 1} result",
-                f"Resti A {last['resti']['A']} · B {last['resti']['B']} → "
-                + (f"team {w} wins {abs(last['net_A'])}" if w else "tie"),
-            )
-        )
-    footer = "Team A: seats 1 & 3 · Team B: seats 2 & 4 · play goes anticlockwise (to the right)"
-    return Panel(f"Minchiate — {deal}", _clip(desc, 4000), sections[:25], [], footer)
+        resti = _("Resti A {a} · B {b}", a=last["resti"]["A"], b=last["resti"]["B"])
+        outcome = _("team {team} wins {n}", team=w, n=abs(last["net_A"])) if w else _("tie")
+        sections.append(Section(_("Deal {n} result", n=last["deal"] + 1), f"{resti} → {outcome}"))
+    footer = _("Team A: seats 1 & 3 · Team B: seats 2 & 4 · play goes anticlockwise (to the right)")
+    title = _("Minchiate — deal {n}/{total}", n=view["hand_number"] + 1, total=view["deals_per_game"])
+    return fit(Panel(title, _clip(desc, 4000), sections[:25], [], footer))
 
 
 def lobby_note(seats: int) -> str:
     """Shown under the lobby's options: who partners whom (the seat order decides the teams)."""
-    return (
+    return _(
         "Teams: seats 1 + 3 (team A) v seats 2 + 4 (team B); partners sit opposite. "
         "The host can move players with /minchiate swap before the start."
     )
@@ -191,21 +224,21 @@ def _hand_sections(hand: list[str]) -> list[Section]:
     for key, title in SUIT_TITLES:
         cards = [c for c in hand if SUIT[c] == key]
         if cards:
-            out.append(Section(f"{title} ({len(cards)})", _clip(joined(minchiate_label, cards), FIELD_MAX), True))
+            out.append(Section(f"{_(title)} ({len(cards)})", _clip(joined(minchiate_label, cards), FIELD_MAX), True))
     return out
 
 
 def _declare_label(action: dict[str, Any], combos: list[dict[str, Any]]) -> tuple[str, str]:
     idx = action["combos"]
     if not combos:
-        return "Nothing to declare — continue", ""
+        return _("Nothing to declare — continue"), ""
     total = sum(int(combos[i]["value"]) for i in idx)
     names = ", ".join(combo_name(combos[i]) for i in idx)
     if len(idx) == len(combos):
-        return _clip(f"Declare all ({total} pts)", LABEL_MAX), _clip(names, DESC_MAX)
+        return _clip(_n("Declare all ({n} pt)", "Declare all ({n} pts)", total), LABEL_MAX), _clip(names, DESC_MAX)
     if not idx:
-        return "Declare nothing", ""
-    return _clip(f"Declare {names} ({total})", LABEL_MAX), _clip(names, DESC_MAX)
+        return _("Declare nothing"), ""
+    return _clip(_("Declare {names} ({n})", names=names, n=total), LABEL_MAX), _clip(names, DESC_MAX)
 
 
 def private_panel(view: dict[str, Any], names: list[str]) -> Panel:
@@ -213,14 +246,14 @@ def private_panel(view: dict[str, Any], names: list[str]) -> Panel:
     hand = view["hand"]
     sections = _hand_sections(hand)
     if view.get("my_discards"):
-        sections.append(Section("Your discards", joined(minchiate_label, view["my_discards"])))
+        sections.append(Section(_("Your discards"), joined(minchiate_label, view["my_discards"])))
     if view.get("fola_seen") is not None and view.get("fola_seen"):
-        sections.append(Section("Fola (only you see it)", joined(minchiate_label, view["fola_seen"])))
+        sections.append(Section(_("Fola (only you see it)"), joined(minchiate_label, view["fola_seen"])))
     combos = view.get("combos") or []
     if combos:
         sections.append(
             Section(
-                "Your combinations",
+                _("Your combinations"),
                 _lines_within(
                     [f"{combo_name(c)}: {joined(minchiate_label, c['cards'])} = {c['value']}" for c in combos]
                 ),
@@ -228,53 +261,69 @@ def private_panel(view: dict[str, Any], names: list[str]) -> Panel:
         )
     prompt = view.get("prompt")
     controls: list[Control] = []
-    desc = f"You are {_name(names, seat)}, team {view['team']} (partner: {_name(names, (seat + 2) % 4)})."
+    desc = _(
+        "You are {name}, team {team} (partner: {partner}).",
+        name=_name(names, seat),
+        team=view["team"],
+        partner=_name(names, (seat + 2) % 4),
+    )
     if prompt is None:
-        desc += "\nNothing to do right now."
+        desc += "\n" + _("Nothing to do right now.")
     elif view["phase"] == "play":
-        desc += "\nYour turn: play a card (only legal cards are offered)."
+        desc += "\n" + _("Your turn: play a card (only legal cards are offered).")
         choices = [
             Choice(minchiate_label(a["card"]), a, description=minchiate_long(a["card"])) for a in prompt["actions"]
         ]
-        controls = split_choices(choices, "Play a card", prefer_buttons=False)
+        controls = split_choices(choices, _("Play a card"), prefer_buttons=False)
     elif view["phase"] == "discard":
         need = prompt["need"]
-        desc += f"\nDiscard {need} card(s): zero-point cards only, never trump 29."
+        desc += "\n" + _n(
+            "Discard {n} card: zero-point cards only, never trump 29.",
+            "Discard {n} cards: zero-point cards only, never trump 29.",
+            need,
+        )
         if prompt["kind"] == "combo":
             f = prompt["fields"][0]
             opts = [(minchiate_label(c), c) for c in f["from"]][:MAX_SELECT_OPTIONS]
             controls = [
                 Control(
                     "combo",
-                    f"Discard {need}",
+                    _("Discard {n}", n=need),
                     base_action={"type": "discard"},
-                    fields=[ComboField("cards", f"Choose {need} card(s) to discard", opts, f["count"])],
+                    fields=[
+                        ComboField(
+                            "cards",
+                            _n("Choose {n} card to discard", "Choose {n} cards to discard", need),
+                            opts,
+                            f["count"],
+                        )
+                    ],
                 )
             ]
         else:
-            desc += " (Too many cards for one menu: discard one at a time for now.)"
+            desc += " " + _("(Too many cards for one menu: discard one at a time for now.)")
             choices = [
                 Choice(minchiate_label(a["cards"][0]), a, description=minchiate_long(a["cards"][0]))
                 for a in prompt["actions"]
             ]
-            controls = split_choices(choices, "Discard one card", prefer_buttons=False)[:4]
+            controls = split_choices(choices, _("Discard one card"), prefer_buttons=False)[:4]
     elif view["phase"] == "declare":
-        desc += "\nDeclare your combinations (default: all)."
+        desc += "\n" + _("Declare your combinations (default: all).")
         choices = []
         for i, a in enumerate(prompt["actions"]):
             lbl, d = _declare_label(a, combos)
             choices.append(Choice(lbl, a, "success" if i == 0 else "secondary", d or None))
-        controls = split_choices(choices, "Declare", prefer_buttons=len(choices) <= 10)
+        controls = split_choices(choices, _("Declare"), prefer_buttons=len(choices) <= 10)
     elif view["phase"] == "cut":
-        desc += "\nCut the pack: choose how many cards to lift."
-        choices = [Choice(f"Cut {a['k']} cards", a) for a in prompt["actions"]]
-        controls = split_choices(choices, "Cut depth", prefer_buttons=False)[:5]
-    return Panel(f"Minchiate — your hand ({len(hand)})", _clip(desc, 4000), sections[:25], controls)
+        desc += "\n" + _("Cut the pack: choose how many cards to lift.")
+        choices = [Choice(_n("Cut {n} card", "Cut {n} cards", a["k"]), a) for a in prompt["actions"]]
+        controls = split_choices(choices, _("Cut depth"), prefer_buttons=False)[:5]
+    return fit(Panel(_("Minchiate — your hand ({n})", n=len(hand)), _clip(desc, 4000), sections[:25], controls))
 
 
 def settlement_text(settlement: Settlement, names: list[str]) -> str:
     s = settlement.summary
-    lines = [f"**Minchiate — deal {int(s.get('deal', settlement.index)) + 1}**"]
+    lines = [_("**Minchiate — deal {n}**", n=int(s.get("deal", settlement.index)) + 1)]
     for ev in s.get("events", []):
         if ev.get("reason") == "end of deal":
             continue
@@ -284,20 +333,45 @@ def settlement_text(settlement: Settlement, names: list[str]) -> str:
         e = end.get(t)
         if e:
             lines.append(
-                f"End {t}: cards {e['cards']} + combinations {e['combinations']}"
-                f" + extra cards {e['card_count']} + last trick {e['last_trick']} = {e['total']}"
+                _(
+                    "End {team}: cards {cards} + combinations {combos} + extra cards {extra}"
+                    " + last trick {last} = {total}",
+                    team=t,
+                    cards=e["cards"],
+                    combos=e["combinations"],
+                    extra=e["card_count"],
+                    last=e["last_trick"],
+                    total=e["total"],
+                )
             )
     r = s.get("resti", {})
-    lines.append(f"Final difference {s.get('final_diff', 0):+d} (A − B); resti A {r.get('A', 0)} · B {r.get('B', 0)}")
+    lines.append(
+        _(
+            "Final difference {diff} (A − B); resti A {a} · B {b}",
+            diff=signed(s.get("final_diff", 0)),
+            a=r.get("A", 0),
+            b=r.get("B", 0),
+        )
+    )
     w = s.get("winner")
     net = abs(int(s.get("net_A", 0)))
     if w:
-        lines.append(f"Team {w} ({_team_names(names, w)}) wins {net} " + ("resto" if net == 1 else "resti"))
+        lines.append(
+            _n(
+                "Team {team} ({names}) wins {n} resto",
+                "Team {team} ({names}) wins {n} resti",
+                net,
+                team=w,
+                names=_team_names(names, w),
+            )
+        )
     else:
-        lines.append("Tie: no resti change hands.")
+        lines.append(_("Tie: no resti change hands."))
     stake = settlement.amounts.get("stake")
     if stake:
-        lines.append("Stakes: " + ", ".join(f"{_name(names, i)} {v:+d}" for i, v in enumerate(stake)))
+        lines.append(
+            _("Stakes: {amounts}", amounts=", ".join(f"{_name(names, i)} {signed(v)}" for i, v in enumerate(stake)))
+        )
     text = "\n".join(lines)
     if len(text) > 4000:
         head, tail = lines[:1], lines[-4:]
@@ -308,30 +382,38 @@ def settlement_text(settlement: Settlement, names: list[str]) -> str:
 def rules_text() -> str:
     return "\n".join(
         [
-            "**Minchiate (Florentine tarot, 97 cards)** — 4 players, partners opposite, play anticlockwise.",
-            "**Cards.** Trumps T40 (high) … T1, the Matto (excuse), four suits with K > Q > C > F above the "
-            "pips; in Coins/Cups the Ace is the highest pip and 10 the lowest, "
-            "in Swords/Batons 10 is highest.",
-            "**Points.** T36–T40: 10 each; T28, T30–T35, T20, T13, T10, T1, the Matto and the Kings: 5 each; "
-            "T2–T5: 3 each (142 in total). T29 is worth 5 inside a combination.",
-            "**Deal.** The cutter robs up to 13 robbable cards (counting cards and trumps above 20) from the "
-            "cut, scoring them at once. Everyone gets 10 + 11 cards; each 21st card is shown "
-            "and scores at once. "
-            "The rest is the Fola: the dealer robs from it (scoring), then takes its counting cards and T29. "
-            "Cutter and dealer discard back to 21 (zero-point cards only, never T29).",
-            "**Declarations.** Runs of 3+ trumps within 1–5 or 28–40 (merged), T1+T40+Matto, T1+T13+T28, "
-            "T10+T20+T30 or T20+T30+T40 (all four = 25), 3 or 4 Kings. A combination is worth its cards; "
-            "the Matto adds 5 to every other combination. Then the Fola is shown.",
-            "**Play.** 21 tricks. Follow suit, else trump, else anything. "
-            "The first time a suit is led, after "
-            "a trump has been played to it, a later player holding that King must play it. The Matto may be "
-            "played instead of following; it never wins, stays with its team, and one card is owed for it if "
-            "the opponents won that trick (the Matto itself if its team took no trick).",
-            "**Scoring.** Capturing opponents' counting cards scores at once. "
-            "Every 60 points of lead converts "
-            "to a resto during play. At the end each team counts its pile: card points, combinations, +1 per "
-            "card over 42, +10 for the last trick; the net difference gives 1 resto per started 60. "
-            "Most net resti wins.",
+            _("**Minchiate (Florentine tarot, 97 cards)** — 4 players, partners opposite, play anticlockwise."),
+            _(
+                "**Cards.** Trumps T40 (high) … T1, the Matto (excuse), four suits with K > Q > C > F above the "
+                "pips; in Coins/Cups the Ace is the highest pip and 10 the lowest, in Swords/Batons 10 is highest."
+            ),
+            _(
+                "**Points.** T36–T40: 10 each; T28, T30–T35, T20, T13, T10, T1, the Matto and the Kings: 5 each; "
+                "T2–T5: 3 each (142 in total). T29 is worth 5 inside a combination."
+            ),
+            _(
+                "**Deal.** The cutter robs up to 13 robbable cards (counting cards and trumps above 20) from the "
+                "cut, scoring them at once. Everyone gets 10 + 11 cards; each 21st card is shown and scores at once. "
+                "The rest is the Fola: the dealer robs from it (scoring), then takes its counting cards and T29. "
+                "Cutter and dealer discard back to 21 (zero-point cards only, never T29)."
+            ),
+            _(
+                "**Declarations.** Runs of 3+ trumps within 1–5 or 28–40 (merged), T1+T40+Matto, T1+T13+T28, "
+                "T10+T20+T30 or T20+T30+T40 (all four = 25), 3 or 4 Kings. A combination is worth its cards; "
+                "the Matto adds 5 to every other combination. Then the Fola is shown."
+            ),
+            _(
+                "**Play.** 21 tricks. Follow suit, else trump, else anything. The first time a suit is led, after "
+                "a trump has been played to it, a later player holding that King must play it. The Matto may be "
+                "played instead of following; it never wins, stays with its team, and one card is owed for it if "
+                "the opponents won that trick (the Matto itself if its team took no trick)."
+            ),
+            _(
+                "**Scoring.** Capturing opponents' counting cards scores at once. Every 60 points of lead converts "
+                "to a resto during play. At the end each team counts its pile: card points, combinations, +1 per "
+                "card over 42, +10 for the last trick; the net difference gives 1 resto per started 60. "
+                "Most net resti wins."
+            ),
         ]
     )
 
@@ -345,11 +427,11 @@ def describe(action: dict[str, Any], before: dict[str, Any]) -> str | None:
     t = action.get("type")
     if t == "discard":
         n = len(action.get("cards") or []) if isinstance(action.get("cards"), list) else 1
-        return f"discards {n} card{'s' if n != 1 else ''}"
+        return _n("discards {n} card", "discards {n} cards", n)
     if t == "declare":
-        return "makes their declaration"
+        return _("makes their declaration")
     if t == "cut":
-        return f"cuts the pack at {action.get('k')}"
+        return _("cuts the pack at {k}", k=action.get("k"))
     return None
 
 

@@ -10,8 +10,9 @@ from typing import Any
 
 from bot.engine.protocol import Action, Settlement
 from bot.games.wizard.engine import sort_hand
-from bot.render.base import MAX_ROWS, Choice, Control, Panel, Section, split_choices
-from bot.render.cards import FRENCH_SUIT, FRENCH_SUIT_NAME, joined, wizard_label
+from bot.i18n import _, _n, signed
+from bot.render.base import MAX_ROWS, Choice, Control, Panel, Section, fit, split_choices
+from bot.render.cards import FRENCH_SUIT, french_suit_name, joined, wizard_label
 
 # the views' pictures, offered with the panels (bot.games.spec.Pictures)
 from .pictures import hand_picture as hand_picture
@@ -27,7 +28,7 @@ def _clip(text: str, limit: int = FIELD_MAX) -> str:
 
 
 def _name(names: list[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+    return names[seat] if 0 <= seat < len(names) else _("Seat {n}", n=seat + 1)
 
 
 def _card(c: str) -> str:
@@ -39,16 +40,18 @@ def _trump_line(view: dict[str, Any], names: list[str]) -> str:
     trump = view["trump"]
     dealer = _name(names, view["dealer"])
     if ind is None:
-        return "Trump: **none** (every card is dealt in this round)"
+        return _("Trump: **none** (every card is dealt in this round)")
     shown = _card(ind)
     if view["trump_pending"]:
-        return f"Turned: {shown} — **{dealer}** chooses the trump suit"
+        return _("Turned: {card} — **{name}** chooses the trump suit", card=shown, name=dealer)
     if trump is None:
-        why = "a Jester was turned" if ind.startswith("JES") else "a Wizard was turned (house rule)"
-        return f"Turned: {shown} — **no trump** ({why})"
+        if ind.startswith("JES"):
+            return _("Turned: {card} — **no trump** (a Jester was turned)", card=shown)
+        return _("Turned: {card} — **no trump** (a Wizard was turned (house rule))", card=shown)
+    suit = f"{FRENCH_SUIT[trump]} {french_suit_name(trump)}"
     if ind.startswith("WIZ"):
-        return f"Turned: {shown} — {dealer} chose **{FRENCH_SUIT[trump]} {FRENCH_SUIT_NAME[trump]}** as trump"
-    return f"Trump: **{FRENCH_SUIT[trump]} {FRENCH_SUIT_NAME[trump]}** (turned {shown})"
+        return _("Turned: {card} — {name} chose **{suit}** as trump", card=shown, name=dealer, suit=suit)
+    return _("Trump: **{suit}** (turned {card})", suit=suit, card=shown)
 
 
 def _bid_text(view: dict[str, Any], seat: int) -> str:
@@ -62,14 +65,14 @@ def _turn_line(view: dict[str, Any], names: list[str]) -> str:
     ph = view["phase"]
     who = ", ".join(_name(names, s) for s in view["to_move"])
     if ph == "over":
-        return "**Game over.**"
+        return _("**Game over.**")
     if ph == "trump":
-        return f"Waiting for **{who}** to choose trump."
+        return _("Waiting for **{names}** to choose trump.", names=who)
     if ph == "bid":
         if view["bid_mode"] == "open":
-            return f"**{who}** to bid."
-        return f"Waiting for bids from: **{who}**."
-    return f"**{who}** to play."
+            return _("**{names}** to bid.", names=who)
+        return _("Waiting for bids from: **{names}**.", names=who)
+    return _("**{names}** to play.", names=who)
 
 
 def _seat_lines(view: dict[str, Any], names: list[str]) -> str:
@@ -79,8 +82,16 @@ def _seat_lines(view: dict[str, Any], names: list[str]) -> str:
         mark = "▶ " if s in turn else ""
         dealer = " 🂠" if s == view["dealer"] else ""
         lines.append(
-            f"{mark}**{_name(names, s)}**{dealer} — bid {_bid_text(view, s)} · tricks {view['tricks'][s]}"
-            f" · cards {view['hand_counts'][s]} · total {view['totals'][s]}"
+            mark
+            + _(
+                "**{name}**{dealer} — bid {bid} · tricks {tricks} · cards {cards} · total {total}",
+                name=_name(names, s),
+                dealer=dealer,
+                bid=_bid_text(view, s),
+                tricks=view["tricks"][s],
+                cards=view["hand_counts"][s],
+                total=view["totals"][s],
+            )
         )
     return _clip("\n".join(lines))
 
@@ -89,16 +100,31 @@ def _bids_summary(view: dict[str, Any]) -> str | None:
     total = view["bids_total"]
     if total is None or not all(b is not None for b in view["bids"]):
         if view["bid_mode"] == "secret" and view["phase"] == "play":
-            return "Bids are secret until the end of the round."
+            return _("Bids are secret until the end of the round.")
         return None
     r = view["hand_size"]
     if total == r:
-        rel = "exactly the number of tricks"
-    elif total > r:
-        rel = f"over by {total - r}"
-    else:
-        rel = f"under by {r - total}"
-    return f"Bids total **{total}** for {r} trick{'s' if r != 1 else ''} ({rel})."
+        return _n(
+            "Bids total **{total}** for {n} trick (exactly the number of tricks).",
+            "Bids total **{total}** for {n} tricks (exactly the number of tricks).",
+            r,
+            total=total,
+        )
+    if total > r:
+        return _n(
+            "Bids total **{total}** for {n} trick (over by {diff}).",
+            "Bids total **{total}** for {n} tricks (over by {diff}).",
+            r,
+            total=total,
+            diff=total - r,
+        )
+    return _n(
+        "Bids total **{total}** for {n} trick (under by {diff}).",
+        "Bids total **{total}** for {n} tricks (under by {diff}).",
+        r,
+        total=total,
+        diff=r - total,
+    )
 
 
 def _trick_text(plays: list[list[Any]], names: list[str]) -> str:
@@ -109,16 +135,16 @@ def _event_text(ev: dict[str, Any], names: list[str]) -> str | None:
     k = ev["kind"]
     if k == "bid":
         if "n" in ev:
-            return f"{_name(names, ev['seat'])} bid {ev['n']}."
-        return f"{_name(names, ev['seat'])} has bid."
+            return _("{name} bid {n}.", name=_name(names, ev["seat"]), n=ev["n"])
+        return _("{name} has bid.", name=_name(names, ev["seat"]))
     if k == "undo":
-        return f"{_name(names, ev['seat'])} took back their bid."
+        return _("{name} took back their bid.", name=_name(names, ev["seat"]))
     if k == "trump_chosen":
-        return f"{_name(names, ev['seat'])} chose {FRENCH_SUIT[ev['suit']]} as trump."
+        return _("{name} chose {suit} as trump.", name=_name(names, ev["seat"]), suit=FRENCH_SUIT[ev["suit"]])
     if k == "trick":
-        return f"{_name(names, ev['winner'])} won a trick."
+        return _("{name} won a trick.", name=_name(names, ev["winner"]))
     if k == "bids_complete":
-        return "All bids are in."
+        return _("All bids are in.")
     return None
 
 
@@ -127,8 +153,8 @@ def _score_sheet(view: dict[str, Any], names: list[str]) -> str:
     lines = []
     start = max(0, len(hist) - 8)
     for i in range(start, len(hist)):
-        row = " / ".join(f"{x:+d}" for x in hist[i])
-        lines.append(f"R{i + 1} ({view['round_log'][i]['hand_size']}): {row}")
+        row = " / ".join(signed(x) for x in hist[i])
+        lines.append(_("R{round} ({size}): {row}", round=i + 1, size=view["round_log"][i]["hand_size"], row=row))
     head = " / ".join(_name(names, s)[:12] for s in range(view["num_seats"]))
     return _clip(head + "\n" + "\n".join(lines)) if lines else "—"
 
@@ -136,54 +162,78 @@ def _score_sheet(view: dict[str, Any], names: list[str]) -> str:
 def public_panel(view: dict[str, Any], names: list[str]) -> Panel:
     """The table message, from the public view only."""
     r = view["hand_size"]
-    title = f"🧙 Wizard — round {view['round']}/{view['rounds_total']} · {r} card{'s' if r != 1 else ''}"
-    desc = [_trump_line(view, names), f"Dealer: **{_name(names, view['dealer'])}**", _turn_line(view, names)]
+    title = "🧙 " + _n(
+        "Wizard — round {round}/{total} · {n} card",
+        "Wizard — round {round}/{total} · {n} cards",
+        r,
+        round=view["round"],
+        total=view["rounds_total"],
+    )
+    desc = [
+        _trump_line(view, names),
+        _("Dealer: **{name}**", name=_name(names, view["dealer"])),
+        _turn_line(view, names),
+    ]
     if view["forbidden_bid"] is not None:
-        desc.append(f"(No-even-total rule: {_name(names, view['to_move'][0])} may not bid {view['forbidden_bid']}.)")
+        desc.append(
+            _(
+                "(No-even-total rule: {name} may not bid {n}.)",
+                name=_name(names, view["to_move"][0]),
+                n=view["forbidden_bid"],
+            )
+        )
     bs = _bids_summary(view)
     if bs:
         desc.append(bs)
     if view["blind_round"] and view["phase"] != "over":
-        desc.append("👁️ Blind round: everyone sees the others' cards but not their own.")
-    sections = [Section("Players", _seat_lines(view, names))]
+        desc.append(_("👁️ Blind round: everyone sees the others' cards but not their own."))
+    sections = [Section(_("Players"), _seat_lines(view, names))]
     if view["phase"] == "play" or view["trick"]["plays"]:
         lead = view["lead_suit"]
-        extra = f" (led: {FRENCH_SUIT[lead]})" if lead else (" (free: a Wizard leads)" if view["trick_free"] else "")
-        sections.append(Section("Current trick" + extra, _clip(_trick_text(view["trick"]["plays"], names))))
+        if lead:
+            head = _("Current trick (led: {suit})", suit=FRENCH_SUIT[lead])
+        elif view["trick_free"]:
+            head = _("Current trick (free: a Wizard leads)")
+        else:
+            head = _("Current trick")
+        sections.append(Section(head, _clip(_trick_text(view["trick"]["plays"], names))))
     lt = view["last_trick"]
     if lt:
         sections.append(
-            Section(f"Last trick — won by {_name(names, lt['winner'])}", _clip(_trick_text(lt["plays"], names)))
+            Section(
+                _("Last trick — won by {name}", name=_name(names, lt["winner"])),
+                _clip(_trick_text(lt["plays"], names)),
+            )
         )
     elif view["round_log"]:
         prev = view["round_log"][-1]
         lt = prev["last_trick"]
         res = ", ".join(
-            f"{_name(names, s)} {prev['tricks'][s]}/{prev['bids'][s]} ({prev['scores'][s]:+d})"
+            f"{_name(names, s)} {prev['tricks'][s]}/{prev['bids'][s]} ({signed(prev['scores'][s])})"
             for s in range(view["num_seats"])
         )
-        sections.append(
-            Section(
-                f"Round {prev['round']} result (tricks/bid)",
-                _clip(f"{res}\nFinal trick, won by {_name(names, lt['winner'])}: " + _trick_text(lt["plays"], names)),
-            )
+        final = _(
+            "Final trick, won by {name}: {cards}",
+            name=_name(names, lt["winner"]),
+            cards=_trick_text(lt["plays"], names),
         )
+        sections.append(Section(_("Round {n} result (tricks/bid)", n=prev["round"]), _clip(f"{res}\n{final}")))
     if view["history"]:
-        sections.append(Section("Score sheet (last rounds)", _score_sheet(view, names)))
+        sections.append(Section(_("Score sheet (last rounds)"), _score_sheet(view, names)))
     cur = view["round"]
     recent = [t for e in view["events"] if e.get("round") == cur and (t := _event_text(e, names))]
     if recent:
-        sections.append(Section("Recent", _clip("\n".join(recent[-5:]))))
+        sections.append(Section(_("Recent"), _clip("\n".join(recent[-5:]))))
     if view["phase"] == "over":
         ranks = view["ranks"]
         order = sorted(range(view["num_seats"]), key=lambda s: (ranks[s], s))
         sections.append(
             Section(
-                "Final standings",
+                _("Final standings"),
                 _clip("\n".join(f"{ranks[s]}. {_name(names, s)} — {view['totals'][s]}" for s in order)),
             )
         )
-    return Panel(title=title, description=_clip("\n".join(desc), DESC_MAX), sections=sections[:25])
+    return fit(Panel(title=title, description=_clip("\n".join(desc), DESC_MAX), sections=sections[:25]))
 
 
 def _hand_text(hand: list[str]) -> str:
@@ -191,13 +241,13 @@ def _hand_text(hand: list[str]) -> str:
     jes = [c for c in hand if c.startswith("JES")]
     lines = []
     if wiz:
-        lines.append(f"🧙 Wizard ×{len(wiz)}")
+        lines.append(f"{wizard_label(wiz[0])} ×{len(wiz)}")
     for s in SUIT_ORDER:
         cards = [c for c in hand if not c.startswith(("WIZ", "JES")) and c[-1] == s]
         if cards:
             lines.append(f"{FRENCH_SUIT[s]} " + joined(wizard_label, cards))
     if jes:
-        lines.append(f"🃏 Jester ×{len(jes)}")
+        lines.append(f"{wizard_label(jes[0])} ×{len(jes)}")
     return "\n".join(lines) or "—"
 
 
@@ -205,14 +255,14 @@ def _choice_for(action: Action, view: dict[str, Any]) -> Choice:
     t = action["type"]
     if t == "play":
         if view.get("hand_hidden"):
-            return Choice("Play your hidden card", action, "primary")
+            return Choice(_("Play your hidden card"), action, "primary")
         return Choice(_card(action["card"]), action, "primary")
     if t == "bid":
-        return Choice(f"Bid {action['n']}", action, "primary")
+        return Choice(_("Bid {n}", n=action["n"]), action, "primary")
     if t == "trump":
         s = action["suit"]
-        return Choice(f"{FRENCH_SUIT[s]} {FRENCH_SUIT_NAME[s]}", action, "primary")
-    return Choice("↩️ Take back my bid", action, "danger")
+        return Choice(f"{FRENCH_SUIT[s]} {french_suit_name(s)}", action, "primary")
+    return Choice(_("↩️ Take back my bid"), action, "danger")
 
 
 def _controls(view: dict[str, Any]) -> list[Control]:
@@ -227,64 +277,87 @@ def _controls(view: dict[str, Any]) -> list[Control]:
     main = [_choice_for(a, view) for a in acts if a["type"] != "undo"]
     undo = [_choice_for(a, view) for a in acts if a["type"] == "undo"]
     kinds = {a["type"] for a in acts if a["type"] != "undo"}
-    ph = {"play": "Play a card", "bid": "How many tricks will you take?", "trump": "Choose the trump suit"}
-    placeholder = ph.get(next(iter(kinds)), "Choose") if kinds else "Choose"
+    ph = {
+        "play": _("Play a card"),
+        "bid": _("How many tricks will you take?"),
+        "trump": _("Choose the trump suit"),
+    }
+    placeholder = ph.get(next(iter(kinds)), _("Choose")) if kinds else _("Choose")
     out: list[Control] = []
     if main:
         rows_left = MAX_ROWS - (1 if undo else 0)
         prefer = -(-len(main) // 5) <= rows_left and len(main) <= 20
         out.extend(split_choices(main, placeholder, prefer_buttons=prefer))
     if undo:
-        out.append(Control("buttons", "Undo", undo))
+        out.append(Control("buttons", _("Undo"), undo))
     return out
 
 
 def private_panel(view: dict[str, Any], names: list[str]) -> Panel:
     """One seat's DM: hand, bid progress, and the controls for what the seat may do now."""
     seat = view["seat"]
-    title = f"🧙 Wizard — your hand (round {view['round']}/{view['rounds_total']})"
+    title = "🧙 " + _("Wizard — your hand (round {round}/{total})", round=view["round"], total=view["rounds_total"])
     desc = [_trump_line(view, names)]
     bid = view["bids"][seat]
     tricks = view["tricks"][seat]
     if bid is not None:
         need = bid - tricks
         if need > 0:
-            state = f"need {need} more"
+            state = _("need {n} more", n=need)
         elif need == 0:
-            state = "on target — avoid more tricks"
+            state = _("on target — avoid more tricks")
         else:
-            state = f"{-need} over your bid"
-        desc.append(f"Your bid: **{bid}** · tricks won: **{tricks}** ({state})")
+            state = _("{n} over your bid", n=-need)
+        desc.append(_("Your bid: **{bid}** · tricks won: **{tricks}** ({state})", bid=bid, tricks=tricks, state=state))
     if view["phase"] == "play" and view["to_move"] == [seat]:
         lead = view["lead_suit"]
-        desc.append(
-            "**Your turn to play.**"
-            + (f" Follow {FRENCH_SUIT[lead]} if you can (Wizards and Jesters are always allowed)." if lead else "")
-        )
+        if lead:
+            desc.append(
+                _(
+                    "**Your turn to play.** Follow {suit} if you can (Wizards and Jesters are always allowed).",
+                    suit=FRENCH_SUIT[lead],
+                )
+            )
+        else:
+            desc.append(_("**Your turn to play.**"))
     elif view["phase"] == "bid" and seat in view["to_move"]:
-        desc.append(f"**Your bid:** how many of the {view['hand_size']} tricks will you take exactly?")
+        desc.append(
+            _n(
+                "**Your bid:** how many of the {n} tricks will you take exactly?",
+                "**Your bid:** how many of the {n} tricks will you take exactly?",
+                view["hand_size"],
+            )
+        )
         if view["forbidden_bid"] is not None:
-            desc.append(f"The bids may not add up to {view['hand_size']}: you cannot bid {view['forbidden_bid']}.")
+            desc.append(
+                _(
+                    "The bids may not add up to {size}: you cannot bid {n}.",
+                    size=view["hand_size"],
+                    n=view["forbidden_bid"],
+                )
+            )
     elif view["phase"] == "trump" and seat in view["to_move"]:
-        desc.append("**A Wizard was turned:** choose the trump suit.")
+        desc.append(_("**A Wizard was turned:** choose the trump suit."))
     elif view["phase"] == "over":
-        desc.append(f"Game over. Your total: **{view['totals'][seat]}**.")
+        desc.append(_("Game over. Your total: **{total}**.", total=view["totals"][seat]))
     sections = []
     if view.get("hand_hidden"):
         fore = view.get("foreheads") or []
         seen = "\n".join(f"{_name(names, s)}: {_card(c)}" for s, c in enumerate(fore) if c) or "—"
-        sections.append(Section("Your card", "🙈 hidden — it is on your forehead!"))
-        sections.append(Section("The others' cards", _clip(seen)))
+        sections.append(Section(_("Your card"), _("🙈 hidden — it is on your forehead!")))
+        sections.append(Section(_("The others' cards"), _clip(seen)))
     else:
-        sections.append(Section(f"Your hand ({len(view['hand'])})", _clip(_hand_text(view["hand"]))))
+        sections.append(Section(_("Your hand ({n})", n=len(view["hand"])), _clip(_hand_text(view["hand"]))))
     if view["trick"]["plays"]:
-        sections.append(Section("Current trick", _clip(_trick_text(view["trick"]["plays"], names))))
-    return Panel(
-        title=title,
-        description=_clip("\n".join(desc), DESC_MAX),
-        sections=sections,
-        controls=_controls(view),
-        footer=f"Total: {view['totals'][seat]}",
+        sections.append(Section(_("Current trick"), _clip(_trick_text(view["trick"]["plays"], names))))
+    return fit(
+        Panel(
+            title=title,
+            description=_clip("\n".join(desc), DESC_MAX),
+            sections=sections,
+            controls=_controls(view),
+            footer=_("Total: {total}", total=view["totals"][seat]),
+        )
     )
 
 
@@ -297,38 +370,64 @@ def settlement_text(settlement: Settlement, names: list[str]) -> str:
     exact = s.get("exact_bids") or [0] * len(totals)
     stake = settlement.amounts.get("stake")
     order = sorted(range(len(totals)), key=lambda i: (ranks[i], i))
-    lines = [f"🧙 **Wizard — final scores** after {rounds} round{'s' if rounds != 1 else ''}"]
+    lines = [
+        "🧙 " + _n("**Wizard — final scores** after {n} round", "**Wizard — final scores** after {n} rounds", rounds)
+    ]
     for i in order:
         medal = "🏆 " if ranks[i] == 1 else ""
-        line = f"{ranks[i]}. {medal}**{_name(names, i)}** — {totals[i]} points · exact bids {exact[i]}/{rounds}"
+        line = f"{ranks[i]}. {medal}" + _(
+            "**{name}** — {points} points · exact bids {exact}/{rounds}",
+            name=_name(names, i),
+            points=totals[i],
+            exact=exact[i],
+            rounds=rounds,
+        )
         if stake is not None:
-            line += f" · stake {stake[i]:+d}"
+            line += " · " + _("stake {amount}", amount=signed(stake[i]))
         lines.append(line)
     return _clip("\n".join(lines), 2000)
 
 
 def rules_text() -> str:
-    return (
-        "**Wizard** — 3 to 6 players, each for themselves, 60 cards: four suits 2…A plus 4 Wizards 🧙 "
-        "and 4 Jesters 🃏.\n"
-        "**Rounds.** Round 1 deals 1 card each, round 2 two cards, … until the deck runs out "
-        "(20 rounds with 3 players, 15 with 4, 12 with 5, 10 with 6). The deal moves to the left.\n"
-        "**Trump.** The next card of the deck is turned: its suit is trump. A Jester means no trump; a "
-        "Wizard lets the dealer pick a suit after looking at their hand. The last round has no trump.\n"
-        "**Bidding.** Starting left of the dealer, everyone says how many tricks they will take *exactly* "
-        "(0 up to the number of cards). The totals may be anything.\n"
-        "**Play.** The player left of the dealer leads. Follow the suit led if you can — but a Wizard or "
-        "a Jester may always be played. A Wizard led frees the trick: anybody may play anything. A Jester "
-        "led lets the next non-Jester card decide the suit (a Wizard then frees the trick).\n"
-        "**Who wins.** The first Wizard; else the highest trump; else the highest card of the led suit. "
-        "If only Jesters are played, the first Jester wins. The winner leads next.\n"
-        "**Scoring.** Exact bid: 20 + 10 per trick taken. Missed: −10 per trick over or under. "
-        "Highest total after the last round wins (ties share the win).\n"
-        "**Table options.** `bid_restriction`: the bids may not add up to the hand size (binds the dealer). "
-        "`bid_mode`: open, simultaneous (revealed together) or secret (revealed after the round). "
-        "`first_round_blind`: in round 1 you see everyone's card but your own. `rounds`: play only some "
-        "hand sizes, e.g. 1-5. `wizard_turned`: dealer chooses trump, or no trump. "
-        "`stake_per_point`: settle the point differences pairwise."
+    return "\n".join(
+        [
+            _(
+                "**Wizard** — 3 to 6 players, each for themselves, 60 cards: four suits 2…A plus 4 Wizards 🧙 "
+                "and 4 Jesters 🃏."
+            ),
+            _(
+                "**Rounds.** Round 1 deals 1 card each, round 2 two cards, … until the deck runs out "
+                "(20 rounds with 3 players, 15 with 4, 12 with 5, 10 with 6). The deal moves to the left."
+            ),
+            _(
+                "**Trump.** The next card of the deck is turned: its suit is trump. A Jester means no trump; a "
+                "Wizard lets the dealer pick a suit after looking at their hand. The last round has no trump."
+            ),
+            _(
+                "**Bidding.** Starting left of the dealer, everyone says how many tricks they will take *exactly* "
+                "(0 up to the number of cards). The totals may be anything."
+            ),
+            _(
+                "**Play.** The player left of the dealer leads. Follow the suit led if you can — but a Wizard or "
+                "a Jester may always be played. A Wizard led frees the trick: anybody may play anything. A Jester "
+                "led lets the next non-Jester card decide the suit (a Wizard then frees the trick)."
+            ),
+            _(
+                "**Who wins.** The first Wizard; else the highest trump; else the highest card of the led suit. "
+                "If only Jesters are played, the first Jester wins. The winner leads next."
+            ),
+            _(
+                "**Scoring.** Exact bid: 20 + 10 per trick taken. Missed: −10 per trick over or under. "
+                "Highest total after the last round wins (ties share the win)."
+            ),
+            _(
+                "**Table options.** `bid_restriction`: the bids may not add up to the hand size (binds the dealer). "
+                "`bid_mode`: open, simultaneous (revealed together) or secret (revealed after the round). "
+                "`first_round_blind`: in round 1 you see everyone's card but your own. `rounds`: play only some "
+                "hand sizes, e.g. 1-5. `wizard_turned`: dealer chooses trump, or no trump. "
+                "`stake_per_point`: settle the point differences pairwise."
+            ),
+        ]
     )
 
 
@@ -344,11 +443,11 @@ def describe(action: Action, before: dict[str, Any]) -> str | None:
     """What the table learns from a non-play action (replays, the terminal game); ``None``: use its notation."""
     t = action.get("type")
     if t == "bid":
-        return f"bids {action.get('n')}" if before.get("bid_mode") == "open" else "bids (hidden)"
+        return _("bids {n}", n=action.get("n")) if before.get("bid_mode") == "open" else _("bids (hidden)")
     if t == "undo":
-        return "takes back their bid"
+        return _("takes back their bid")
     if t == "trump":
-        return f"chooses trump {FRENCH_SUIT.get(str(action.get('suit')), action.get('suit'))}"
+        return _("chooses trump {suit}", suit=FRENCH_SUIT.get(str(action.get("suit")), action.get("suit")))
     return None
 
 
@@ -359,13 +458,13 @@ def after_action(before: dict[str, Any], after: dict[str, Any], names: list[str]
     if before.get("bid_mode") != "open" and before.get("phase") == "bid" and after.get("phase") == "play":
         bids = after.get("bids") or []
         if bids and all(b is not None for b in bids):
-            out.append("Bids: " + ", ".join(f"{_name(names, s)} {b}" for s, b in enumerate(bids)))
+            out.append(_("Bids: {bids}", bids=", ".join(f"{_name(names, s)} {b}" for s, b in enumerate(bids))))
     log_before, log_after = before.get("round_log") or [], after.get("round_log") or []
     if len(log_after) > len(log_before):
         r = log_after[-1]
         cells = [
-            f"{_name(names, s)} bid {b} took {k} ({sc:+d})"
+            _("{name} bid {bid} took {took} ({score})", name=_name(names, s), bid=b, took=k, score=signed(sc))
             for s, (b, k, sc) in enumerate(zip(r["bids"], r["tricks"], r["scores"], strict=False))
         ]
-        out.append(f"Round {r['round']} over: " + ", ".join(cells))
+        out.append(_("Round {n} over: {cells}", n=r["round"], cells=", ".join(cells)))
     return out
