@@ -141,7 +141,13 @@ class TavoloBot(commands.AutoShardedBot):
         guild = discord.Object(self.settings.dev_guild) if self.settings.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        translator = self.tree.translator
+        commands_ = self.tree.get_commands(guild=guild)
+        # the digest covers the localisations too: a new or corrected translation must reach Discord
+        if translator is not None:
+            payload = [await c.get_translated_payload(self.tree, translator) for c in commands_]
+        else:
+            payload = [c.to_dict(self.tree) for c in commands_]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"commands:{self.settings.dev_guild or 'global'}:{self.settings.api_base or 'discord'}"
         assert self.db is not None
@@ -164,7 +170,12 @@ class TavoloBot(commands.AutoShardedBot):
         if self.tables is not None:
             await self.tables.stop_timers()
         await super().close()
+        await self.close_services()
+
+    async def close_services(self) -> None:
+        """Stop what setup_hook started (also for a bot that never connected, e.g. the offline command tree)."""
         if self.tables is not None:
+            await self.tables.stop_timers()
             await self.tables.idle()
         if self.agent_runner is not None:
             self.agent_runner.shutdown()

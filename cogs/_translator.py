@@ -138,4 +138,4 @@ async def offline_bot() -> AsyncIterator[TavoloBot]:
         try:
             yield bot
         finally:
-            await bot.close()
+            await bot.close_services()  # never connected: no gateway to close

@@ -19,7 +19,7 @@ from bot.engine.protocol import Action, Game, OptionSpec, Settlement, View
 from bot.render.base import Panel
 
 if TYPE_CHECKING:  # the scenes are plain data; importing them at run time would load Pillow with every game
-    from bot.images.scene import HandScene, TableScene
+    from bot.images.scene import HandScene, RevealScene, TableScene
 
 
 class Renderer(Protocol):
@@ -58,6 +58,10 @@ class Pictures(Protocol):
     def table_picture(self, view: View, names: list[str]) -> TableScene | None: ...
 
     def hand_picture(self, view: View) -> HandScene | None: ...
+
+    def reveal_picture(self, view: View, names: list[str]) -> RevealScene | None:
+        """The end-of-hand reveal (from the public view once a hand is over), or None."""
+        ...
 
 
 def pictures_of(renderer: Renderer) -> Pictures | None:

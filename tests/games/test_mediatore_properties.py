@@ -325,7 +325,7 @@ def test_views_and_panels_never_leak(seed: int, history: bool) -> None:
     check_privacy(g)
     for s in g.settlements():
         text = render.settlement_text(s, NAMES)
-        assert len(text) <= 4096 and render.CONTRACT_TITLE[s.summary["contract"]] in text
+        assert len(text) <= 4096 and render.contract_title(s.summary["contract"]) in text
 
 
 # -- determinization --------------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.images.scene import HandScene, TableScene, legal_cards, plays, seats_of
+from bot.images.reveal import RevealRow
+from bot.images.scene import HandScene, RevealScene, TableScene, legal_cards, plays, seat_name, seats_of
 
 DECK = "italian"
 
@@ -23,12 +24,13 @@ def table_picture(view: dict[str, Any], names: list[str]) -> TableScene | None:
             teams[view["partner"]] = 0
     if view.get("contract") is None:
         lines = [""] * n
+        # pictures carry no words (they are not translated): "-" for a pass, "+" for a bid (the text names it)
         for s, c in view.get("auction") or []:
-            lines[s] = str(c)
+            lines[s] = "-" if str(c) == "pass" else "+"
     else:
-        lines = [f"{view['tricks_won'][s]} tricks" for s in range(n)]
+        lines = [f"{view['tricks_won'][s]}/10" for s in range(n)]
         if bidder is not None:
-            lines[bidder] = f"{view['contract']} · {view['tricks_won'][bidder]}"
+            lines[bidder] = f"* {view['tricks_won'][bidder]}/10"
     lt = view.get("last_trick") if view.get("trick") is not None else None
     return TableScene(
         deck=DECK,
@@ -45,3 +47,19 @@ def hand_picture(view: dict[str, Any]) -> HandScene | None:
     if not view.get("hand"):
         return None
     return HandScene(DECK, tuple(view["hand"]), legal_cards(view))
+
+
+def reveal_picture(view: dict[str, Any], names: list[str]) -> RevealScene | None:
+    """The hand just over, from the public view's ``last_hand``: the counting cards each side took. Rows are
+    labelled with the players' names (pictures carry no words to translate)."""
+    last = view.get("last_hand")
+    counting = (last or {}).get("counting_cards")
+    if not counting:
+        return None
+    side = [int(s) for s in last.get("bidder_side") or []]
+    others = [s for s in range(len(names)) if s not in side]
+    rows = (
+        RevealRow(" + ".join(seat_name(names, s) for s in side), tuple(counting.get("bidder_side") or ())),
+        RevealRow(" + ".join(seat_name(names, s) for s in others), tuple(counting.get("defenders") or ())),
+    )
+    return RevealScene(DECK, rows)

@@ -18,6 +18,7 @@ from bot.render.cards import ITALIAN_SUIT, italian_label, italian_long, italian_
 
 # the views' pictures, offered with the panels (bot.games.spec.Pictures)
 from .pictures import hand_picture as hand_picture
+from .pictures import reveal_picture as reveal_picture
 from .pictures import table_picture as table_picture
 
 # msgids marked here, translated where they are shown (the reader's locale is only known then)

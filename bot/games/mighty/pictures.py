@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.images.scene import HandScene, TableScene, legal_cards, plays, seats_of
+from bot.images.reveal import RevealRow
+from bot.images.scene import HandScene, RevealScene, TableScene, legal_cards, plays, seat_name, seats_of
 from bot.render.cards import FRENCH_SUIT
 
 DECK = "french"
@@ -23,12 +24,13 @@ def table_picture(view: dict[str, Any], names: list[str]) -> TableScene | None:
         if view.get("friend") is not None:  # public once revealed (the view says None before)
             teams[view["friend"]] = 0
     if ph == "auction":
-        lines = ["pass" if s in view["auction"]["passed"] else "" for s in range(n)]
+        # pictures carry no words (they are not translated): "-" for a pass, tricks as won/10
+        lines = ["-" if s in view["auction"]["passed"] else "" for s in range(n)]
         hi = view["auction"].get("high")
         if hi:
             lines[hi["seat"]] = f"{hi['n']} {FRENCH_SUIT.get(hi['trump'], 'NT')}"
     else:
-        lines = [f"{view['tricks_won'][s]} tricks" for s in range(n)]
+        lines = [f"{view['tricks_won'][s]}/10" for s in range(n)]
     contract = view.get("contract") or view.get("bid")
     centre = f"{contract['n']}{FRENCH_SUIT.get(contract['trump'], ' NT')}" if contract else None
     lt = view.get("last_trick") if ph == "play" else None
@@ -46,3 +48,16 @@ def hand_picture(view: dict[str, Any]) -> HandScene | None:
     if not view.get("hand"):
         return None
     return HandScene(DECK, tuple(view["hand"]), legal_cards(view))
+
+
+def reveal_picture(view: dict[str, Any], names: list[str]) -> RevealScene | None:
+    """The hand just over, from the public view's ``last_hand``: each seat's captured point cards (the called
+    friend card ringed). Labels are the players' names only (pictures carry no words to translate)."""
+    last = view.get("last_hand")
+    if not last or not last.get("captured"):
+        return None
+    ring = frozenset([last["friend_card"]]) if last.get("friend_card") else frozenset()
+    rows = tuple(
+        RevealRow(seat_name(names, s), tuple(cards), ring & set(cards)) for s, cards in enumerate(last["captured"])
+    )
+    return RevealScene(DECK, rows)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.images.scene import HandScene, TableScene, legal_cards, plays, seats_of
+from bot.images.reveal import RevealRow
+from bot.images.scene import HandScene, RevealScene, TableScene, legal_cards, plays, seat_name, seats_of
 
 DECK = "minchiate97"
 
@@ -34,3 +35,23 @@ def hand_picture(view: dict[str, Any]) -> HandScene | None:
     if not view.get("hand"):
         return None
     return HandScene(DECK, tuple(view["hand"]), legal_cards(view))
+
+
+def reveal_picture(view: dict[str, Any], names: list[str]) -> RevealScene | None:
+    """The deal just over, from the public view's ``last_deal``: the cards each partnership scored with
+    (declared combinations, robbing, exposed cards). Rows are labelled with the partners' names."""
+    last = view.get("last_deal")
+    if not last:
+        return None
+    scored: dict[str, list[str]] = {"A": [], "B": []}
+    for ev in last.get("events") or []:
+        team = ev.get("team")
+        if team in scored:
+            scored[team] += [c for c in ev.get("cards") or [] if c not in scored[team]]
+    if not any(scored.values()):
+        return None
+    rows = tuple(
+        RevealRow(" + ".join(seat_name(names, s) for s in range(len(names)) if s % 2 == t), tuple(scored[team]))
+        for t, team in enumerate("AB")
+    )
+    return RevealScene(DECK, rows)

@@ -24,6 +24,7 @@ from bot.render.cards import joined, minchiate_label, minchiate_long
 
 # the views' pictures, offered with the panels (bot.games.spec.Pictures)
 from .pictures import hand_picture as hand_picture
+from .pictures import reveal_picture as reveal_picture
 from .pictures import table_picture as table_picture
 
 FIELD_MAX = 1024

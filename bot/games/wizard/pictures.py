@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.images.scene import HandScene, TableScene, legal_cards, plays, seats_of
+from bot.images.scene import HandScene, RevealScene, TableScene, legal_cards, plays, seats_of
 from bot.render.cards import FRENCH_SUIT
 
 DECK = "wizard60"
@@ -41,3 +41,8 @@ def hand_picture(view: dict[str, Any]) -> HandScene | None:
     if view.get("hand_hidden") or not view.get("hand"):
         return None
     return HandScene(DECK, tuple(view["hand"]), legal_cards(view))
+
+
+def reveal_picture(view: dict[str, Any], names: list[str]) -> RevealScene | None:
+    """Wizard reveals no cards at the end of a round (every card was played face up)."""
+    return None
