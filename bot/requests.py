@@ -4,8 +4,11 @@ discord.py reacts to a 429 (it sleeps ``retry_after``) and paces a bucket once i
 never plans the global limit (50 requests per second for a bot, interaction callbacks excluded) and it sends the
 requests of many tables in whatever order they come. :class:`RequestScheduler` sits in front of every request:
 
-* the **global** limit is a sliding window (at most ``limit`` grants in any ``per`` + ``margin`` seconds: any fixed
-  window Discord counts in then holds at most ``limit``);
+* the **global** limit: a request occupies a slot from the moment it is granted until ``per`` + ``margin`` seconds
+  after its response arrived, and at most ``limit`` slots are occupied. Discord counts a request when it arrives,
+  somewhere between those two moments, so whatever the latency or a busy event loop delaying the send, no window
+  of ``per`` seconds on Discord's side sees more than ``limit`` (a plain sliding window of grant times would not
+  hold when sends bunch up behind a busy loop);
 * each **route bucket** is learned from the ``X-RateLimit-*`` headers (``Bucket`` names it, ``Limit``,
   ``Remaining`` and ``Reset-After`` say how much is left); a request waits for its bucket before it takes a
   global slot, so a busy channel never holds up the others; a route never seen is sent one at a time until its
@@ -82,7 +85,8 @@ class RequestScheduler:
         self.margin = margin
         self.clock = clock
         self.sleep = sleep
-        self._grants: deque[float] = deque()  # clock times of the global grants still inside the window
+        self._expiries: deque[float] = deque()  # when the slots of the answered requests free, in order
+        self._in_flight = 0  # granted global slots whose response has not come yet
         self._queue: list[_Waiter] = []
         self._seq = itertools.count()
         self._pump_task: asyncio.Task[None] | None = None
@@ -99,12 +103,17 @@ class RequestScheduler:
     # ------------------------------------------------------------------ asking
     async def acquire(self, route: str, major: str = "", *, exempt: bool = False) -> None:
         """Wait until a request on ``route`` (with its major parameters) may be sent; ``exempt``: not counted
-        by the global limit (interaction callbacks)."""
+        by the global limit (interaction callbacks). Unless exempt, call :meth:`release` once it is answered."""
         waited = await self._take_route(route, major)
         if not exempt:
             waited = await self._take_global() or waited
         self.granted += 1
         self.delayed += waited
+
+    def release(self) -> None:
+        """A granted request was answered (or failed): its global slot frees ``per`` + ``margin`` from now."""
+        self._in_flight = max(0, self._in_flight - 1)
+        self._expiries.append(self.clock() + self.per + self.margin)
 
     def done(self, route: str, major: str, status: int, headers: Mapping[str, str]) -> None:
         """What a response said about its bucket (and, for a 429, how long to wait)."""
@@ -180,18 +189,19 @@ class RequestScheduler:
     # ------------------------------------------------------------------ the global limit
     def _free_at(self, now: float) -> float:
         """The clock time at which the next global slot frees (``now`` if one is free)."""
-        window = self.per + self.margin
-        while self._grants and self._grants[0] <= now - window:
-            self._grants.popleft()
+        while self._expiries and self._expiries[0] <= now:
+            self._expiries.popleft()
         start = max(now, self._blocked_until)
-        if len(self._grants) < self.global_limit:
+        if self._in_flight + len(self._expiries) < self.global_limit:
             return start
-        return max(start, self._grants[0] + window)
+        if not self._expiries:
+            return start + self.per  # every slot in flight: look again later (a release wakes nobody)
+        return max(start, self._expiries[0])
 
     async def _take_global(self) -> bool:
         now = self.clock()
         if not self._queue and self._free_at(now) <= now:
-            self._grants.append(now)
+            self._in_flight += 1
             return False
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._queue, _Waiter(now + tolerance.get(), next(self._seq), future))
@@ -211,7 +221,7 @@ class RequestScheduler:
             waiter = heapq.heappop(self._queue)
             if waiter.future.done():  # cancelled while waiting
                 continue
-            self._grants.append(now)
+            self._in_flight += 1
             waiter.future.set_result(None)
 
     @property

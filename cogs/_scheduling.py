@@ -39,6 +39,7 @@ def install(http: HTTPClient, scheduler: RequestScheduler) -> None:
             raise
         finally:
             _current.reset(token)
+            scheduler.release()
             if not answered:
                 scheduler.done(*key, 0, {})  # frees a first request's probe
 
