@@ -22,9 +22,11 @@ from bot.images import prepare as prepare_images
 from bot.ledger import Ledger
 from bot.preferences import Preferences
 from bot.ratings import Ratings
+from bot.requests import RequestScheduler
 from bot.services import Services
 from bot.tables.service import TableError, TableService
 from bot.tournaments import GuildSettings, TournamentError, TournamentService
+from cogs import _scheduling
 from cogs._translator import TavoloTranslator
 
 log = logging.getLogger(__name__)
@@ -77,6 +79,9 @@ class TavoloBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.edit_interval = edit_interval
+        #: plans every REST request within Discord's global and per-route limits (bot/requests.py)
+        self.requests = RequestScheduler()
+        _scheduling.install(self.http, self.requests)
         self.cog_modules = cogs
         self.db: Database | None = None
         self.ledger: Ledger | None = None
@@ -169,6 +174,7 @@ class TavoloBot(commands.AutoShardedBot):
     async def close(self) -> None:
         if self.tables is not None:
             await self.tables.stop_timers()
+        # unloads the cogs first: their background tasks (edits, rating syncs) end there, before the database closes
         await super().close()
         await self.close_services()
 

@@ -4,38 +4,75 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from bot import requests
 
 log = logging.getLogger(__name__)
 
 
 class Outbox:
-    """Coalesced message edits: at most one edit in flight per message key, and at most one every
-    ``interval`` seconds; the render function runs when the edit is sent, so it always shows the
-    latest state and a burst of changes becomes one edit."""
+    """Coalesced message edits: at most one edit in flight per message key, and the edits of one key spaced by
+    at least ``interval`` seconds (from the start of one to the start of the next, whether or not a change came
+    during the edit: Discord allows 5 edits per 5 s in a channel). The render function runs when the edit is
+    sent, so it always shows the latest state and a burst of changes becomes one edit.
 
-    def __init__(self, interval: float) -> None:
+    ``tolerance`` (see :mod:`bot.requests`): how long the key's requests may wait behind more urgent ones when
+    the bot's request budget is short; waiting only merges more changes into the next edit.
+    """
+
+    def __init__(
+        self,
+        interval: float,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         self.interval = interval
-        self._dirty: dict[Any, Callable[[], Awaitable[None]]] = {}
+        self.clock = clock
+        self.sleep = sleep
+        self._dirty: dict[Any, tuple[Callable[[], Awaitable[None]], float]] = {}
         self._tasks: dict[Any, asyncio.Task[None]] = {}
+        self._last: dict[Any, float] = {}  # key -> clock time its last edit started
 
-    def schedule(self, key: Any, render: Callable[[], Awaitable[None]]) -> None:
-        self._dirty[key] = render
+    def schedule(self, key: Any, render: Callable[[], Awaitable[None]], *, tolerance: float = requests.NORMAL) -> None:
+        previous = self._dirty.get(key)
+        # the most urgent of the merged changes decides how long the merged edit may wait
+        self._dirty[key] = (render, min(tolerance, previous[1]) if previous else tolerance)
         task = self._tasks.get(key)
         if task is None or task.done():
             self._tasks[key] = asyncio.create_task(self._run(key), name=f"outbox-{key}")
 
     async def _run(self, key: Any) -> None:
         while key in self._dirty:
-            render = self._dirty.pop(key)
+            last = self._last.get(key)
+            if last is not None:
+                wait = last + self.interval - self.clock()
+                if wait > 0:
+                    await self.sleep(wait)  # changes arriving now merge into the edit below
+            render, tolerance = self._dirty.pop(key)
+            self._last[key] = self.clock()
             try:
-                await render()
+                with requests.tolerating(tolerance):
+                    await render()
             except Exception:
                 log.exception("render of %s failed", key)
-            if key in self._dirty:
-                await asyncio.sleep(self.interval)
+        self._tasks.pop(key, None)
+
+    def pending(self, key: Any) -> bool:
+        return key in self._dirty
 
     async def drain(self) -> None:
         while any(not t.done() for t in self._tasks.values()):
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop sending (shutdown): pending edits are dropped, the state they showed is saved with the tables."""
+        self._dirty.clear()
+        tasks = [t for t in self._tasks.values() if not t.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._tasks.clear()

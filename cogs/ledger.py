@@ -77,6 +77,7 @@ class LedgerCog(commands.Cog, name="Ledger"):
         self.settings = settings or GuildSettings(ledger.db)
         self._sync_task: asyncio.Task[None] | None = None
         self._sync_dirty = False
+        self._closed = False
 
     async def cog_load(self) -> None:
         _CONFIRM["cog"] = self
@@ -90,6 +91,13 @@ class LedgerCog(commands.Cog, name="Ledger"):
         tables = getattr(self.bot, "tables", None)
         if tables is not None and self.on_table_update in tables.listeners:
             tables.listeners.remove(self.on_table_update)
+        # the bot closes the database right after unloading the cogs: a rating pass still running finishes first
+        # (it is short, and a pass cut off would only be redone), and none starts after this
+        self._closed = True
+        self._sync_dirty = False
+        task = self._sync_task
+        if task is not None and not task.done():
+            await asyncio.gather(task, return_exceptions=True)
 
     @ledger_group.command(name="balance", description="A player's balance in this server")
     @app_commands.describe(user="Whose balance (default: yours)", season="Current season (default) or all")
@@ -318,6 +326,8 @@ class LedgerCog(commands.Cog, name="Ledger"):
 
     def schedule_sync(self) -> None:
         """Fold new settlements into the ratings soon; bursts of hands become one pass."""
+        if self._closed:
+            return  # shutting down: the next start folds these settlements in
         self._sync_dirty = True
         if self._sync_task is None or self._sync_task.done():
             self._sync_task = asyncio.create_task(self._sync_loop(), name="ratings-sync")

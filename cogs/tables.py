@@ -8,11 +8,14 @@ of computer moves never exceed Discord's per-channel limits.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
+import hashlib
 import logging
 import re
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -21,6 +24,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import requests
 from bot.engine.errors import IllegalAction
 from bot.engine.protocol import Action
 from bot.games import registry
@@ -95,6 +99,13 @@ class TablesCog(commands.Cog, name="Tables"):
         self._picks: dict[tuple[int, int, int], dict[str, list[str]]] = {}  # (table, user, ver) -> combo picks
         self._ephemeral: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
         self._dm_failed: set[tuple[int, int]] = set()
+        #: (table, seat) -> digest of what the seat's private message must show (see _seat_digest)
+        self._seat_seen: dict[tuple[int, int], str] = {}
+        #: (table, seat) of clicks being answered: the response carries that seat's new hand
+        self._responding: set[tuple[int, int]] = set()
+        #: channel posts (results, notices) in order, sent by one task per channel so no update waits for them
+        self._posts: dict[int, deque[str]] = {}
+        self._posters: dict[int, asyncio.Task[None]] = {}
         self._handlers: dict[str, Callable[[Click], Awaitable[None]]] = {
             "join": self._join,
             "leave": self._leave,
@@ -125,6 +136,11 @@ class TablesCog(commands.Cog, name="Tables"):
     async def cog_unload(self) -> None:
         if self.on_update in self.service.listeners:
             self.service.listeners.remove(self.on_update)
+        # nothing may reach Discord or the database once the bot is closing (bot/client.py closes both after this)
+        await self.outbox.close()
+        for task in self._posters.values():
+            task.cancel()
+        await asyncio.gather(*self._posters.values(), return_exceptions=True)
 
     # ============================================================== opening a table (called by game cogs)
     async def open_table(
@@ -162,7 +178,11 @@ class TablesCog(commands.Cog, name="Tables"):
 
     async def show_table(self, t: Table) -> None:
         """Post (or refresh) the table message of a table created elsewhere (e.g. by a tournament)."""
-        self.outbox.schedule(("table", t.id), lambda: self._render_table_message(t))
+        self._schedule_table(t)
+
+    def _schedule_table(self, t: Table) -> None:
+        # the public message is what a player waits on least: under a short request budget it merges more changes
+        self.outbox.schedule(("table", t.id), functools.partial(self._render_table_message, t), tolerance=requests.LAZY)
 
     # ============================================================== service notifications
     async def on_update(self, u: TableUpdate) -> None:
@@ -173,27 +193,57 @@ class TablesCog(commands.Cog, name="Tables"):
                 self.outbox.schedule(("ping", t.id, seat), functools.partial(self._remind, t, seat, u.seconds_left))
             return
         self._clear_pings(t)
-        self.outbox.schedule(("table", t.id), lambda: self._render_table_message(t))
+        self._schedule_table(t)
         if u.kind in ("started", "action", "seats", "finished", "cancelled") and t.game is not None:
             for seat, s in enumerate(t.seats):
-                if s.user_id is not None:
-                    self._schedule_private(t, seat)
+                if s.user_id is None:
+                    continue
+                if u.kind == "action" and u.actor_seat == seat and (t.id, seat) in self._responding:
+                    # the click being answered: its response shows this seat's new hand
+                    self._seat_seen[(t.id, seat)] = self._seat_digest(t, seat)
+                    continue
+                self._schedule_private(t, seat, only_if_changed=u.kind == "action")
         for settled in u.settlements:
-            await self._post(t.channel_id, screens.settlement_text(t, settled))
+            self._queue_post(t.channel_id, screens.settlement_text(t, settled))
         for notice in u.notices:
-            await self._post(t.channel_id, notice)
+            self._queue_post(t.channel_id, notice)
         if u.kind == "finished" and t.game is not None:
-            await self._post(t.channel_id, screens.final_text(t))
+            self._queue_post(t.channel_id, screens.final_text(t))
 
-    def _schedule_private(self, t: Table, seat: int) -> None:
+    def _seat_digest(self, t: Table, seat: int) -> str:
+        """What must be up to date in a seat's private message: its private view (what differs from the public
+        view: the hand, the prompt, a secret role), its legal choices and the state they are bound to, whether the
+        computer plays it, whether the table runs. A card played by another seat changes none of these unless it
+        changes this seat's choices, so it edits no DM; the public part of the DM (the trick, the scores) catches up
+        with the next change that matters."""
+        game = t.game
+        if game is None:
+            return ""
+        view, public = game.view(seat), game.public_view()
+        private = {k: v for k, v in view.items() if public.get(k, _ABSENT) != v}
+        legal = game.legal_actions(seat) if seat in game.to_move() else []
+        forced = self.service.forced_action(t, seat)
+        # choices encoded as an index are bound to the version they were rendered at: while the seat has
+        # choices, every new version re-renders them (others rarely act meanwhile: simultaneous phases only)
+        parts = (t.status, t.seats[seat].away, forced, private, legal, t.version if legal else None)
+        return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
+
+    def _schedule_private(self, t: Table, seat: int, *, only_if_changed: bool = False) -> None:
         user_id = t.seats[seat].user_id
         if user_id is None:
             return
+        digest = self._seat_digest(t, seat)
+        if only_if_changed and self._seat_seen.get((t.id, seat)) == digest:
+            return
+        self._seat_seen[(t.id, seat)] = digest
+        # a player who must act now waits on this message: it goes before everything else
+        tolerance = requests.URGENT if screens.is_moving(t, seat) else requests.NORMAL
         if (t.id, seat) in self._dm_failed or t.messages.get(f"dmx:{seat}"):
             if (t.id, user_id) in self._ephemeral:
-                self.outbox.schedule(("eph", t.id, seat), lambda: self._render_ephemeral(t, seat))
+                render = functools.partial(self._render_ephemeral, t, seat)
+                self.outbox.schedule(("eph", t.id, seat), render, tolerance=tolerance)
             return
-        self.outbox.schedule(("dm", t.id, seat), lambda: self._render_dm(t, seat))
+        self.outbox.schedule(("dm", t.id, seat), functools.partial(self._render_dm, t, seat), tolerance=tolerance)
 
     async def _remind(self, t: Table, seat: int, seconds_left: int) -> None:
         """A new message (edits do not notify): the seat's turn is half gone. By DM, or in the channel with a
@@ -244,6 +294,25 @@ class TablesCog(commands.Cog, name="Tables"):
         except discord.HTTPException:
             log.exception("could not post to channel %s", channel_id)
 
+    def _queue_post(self, channel_id: int, text: str) -> None:
+        """Post in the background, in order per channel: the click whose action ended a hand is answered
+        without waiting for the results to go out (they may wait for the request budget)."""
+        self._posts.setdefault(channel_id, deque()).append(text)
+        task = self._posters.get(channel_id)
+        if task is None or task.done():
+            self._posters[channel_id] = asyncio.create_task(self._drain_posts(channel_id), name=f"posts-{channel_id}")
+
+    async def _drain_posts(self, channel_id: int) -> None:
+        queue = self._posts[channel_id]
+        while queue:
+            await self._post(channel_id, queue.popleft())
+        self._posts.pop(channel_id, None)
+        self._posters.pop(channel_id, None)
+
+    async def drain_posts(self) -> None:
+        while any(not t.done() for t in self._posters.values()):
+            await asyncio.gather(*self._posters.values(), return_exceptions=True)
+
     # ============================================================== the public table message
     async def _table_message(self, t: Table) -> tuple[Message, TableScene | None]:
         """The table message from the public view: a V2 layout with the table picture when pictures are on (or
@@ -273,7 +342,7 @@ class TablesCog(commands.Cog, name="Tables"):
     async def _render_table_message(self, t: Table) -> None:
         msg, picture = await self._table_message(t)
         key = ("table", t.id)
-        if self._rendered.get(key) == msg.digest:
+        if self._rendered.get(key) == _short(msg.digest):
             return
         channel = self.bot.get_partial_messageable(t.channel_id)
         mid = t.messages.get("table")
@@ -298,10 +367,13 @@ class TablesCog(commands.Cog, name="Tables"):
         return bool(name and t.messages.get(f"v2:{name}"))
 
     async def _sent(self, t: Table, key: tuple[Any, ...], msg: Message) -> None:
-        self._rendered[key] = msg.digest
+        self._rendered[key] = _short(msg.digest)
         self._attached[key] = msg.picture
         self._v2[key] = msg.v2
         name = _persisted(key)
+        if name is not None:
+            # saved with the table's next save (no write of its own): after a restart, restore() skips it
+            t.messages[f"h:{name}"] = int(_short(msg.digest), 16)
         if name is not None and bool(t.messages.get(f"v2:{name}")) != msg.v2:
             await self.service.set_message(t.id, f"v2:{name}", 1 if msg.v2 else None)
 
@@ -375,7 +447,7 @@ class TablesCog(commands.Cog, name="Tables"):
             return
         key = ("dm", t.id, seat)
         msg, picture = await self._private(t, seat, key)
-        if self._rendered.get(key) == msg.digest:
+        if self._rendered.get(key) == _short(msg.digest):
             return
         try:
             ch_id = t.messages.get(f"dmch:{seat}")
@@ -421,7 +493,7 @@ class TablesCog(commands.Cog, name="Tables"):
             return
         key = ("eph", t.id, seat)
         msg, picture = await self._private(t, seat, key)
-        if self._rendered.get(key) == msg.digest:
+        if self._rendered.get(key) == _short(msg.digest):
             return
         try:
             kw = await self._edit_kw(key, msg, picture)
@@ -582,15 +654,19 @@ class TablesCog(commands.Cog, name="Tables"):
 
     async def _act(self, interaction: discord.Interaction[Any], t: Table, action: Action, ver: int) -> None:
         uid = interaction.user.id
+        seat = t.seat_of(uid)
+        responding = (t.id, seat if seat is not None else -1)
+        self._responding.add(responding)
         try:
             await self.service.act(t.id, uid, action, ver)
         except StaleAction as e:
+            self._responding.discard(responding)
             await reply_privately(interaction, str(e))
-            seat = t.seat_of(uid)
             if seat is not None and t.game is not None:
                 self._schedule_private(t, seat)
             return
-        seat = t.seat_of(uid)
+        finally:
+            self._responding.discard(responding)
         if seat is None or t.game is None:
             await interaction.response.defer()
             return
@@ -600,7 +676,7 @@ class TablesCog(commands.Cog, name="Tables"):
         key = ("dm", t.id, seat) if in_dm else ("eph", t.id, seat)
         self._learn(key, interaction.message)
         msg, picture = await self._private(t, seat, key)
-        self._rendered[key] = msg.digest  # claimed now: a render scheduled meanwhile finds nothing to do
+        self._rendered[key] = _short(msg.digest)  # claimed now: a render scheduled meanwhile finds nothing to do
         kw = await self._edit_kw(key, msg, picture)
         kw.pop("content")
         await interaction.response.edit_message(**kw)
@@ -617,7 +693,7 @@ class TablesCog(commands.Cog, name="Tables"):
         self._v2.pop(key, None)  # a new message: its form is chosen afresh
         self._attached.pop(key, None)
         msg, picture = await self._private(t, seat, key)
-        self._rendered[key] = msg.digest
+        self._rendered[key] = _short(msg.digest)
         await interaction.response.send_message(**await self._send_kw(key, msg, picture), ephemeral=True)
         await self._sent(t, key, msg)
         self._ephemeral[(t.id, interaction.user.id)] = (interaction, time.monotonic())
@@ -696,12 +772,18 @@ class TablesCog(commands.Cog, name="Tables"):
     async def restore(self) -> None:
         """Re-render every open table after a restart (controls are persistent; this refreshes them)."""
         for t in list(self.service.tables.values()):
-            self.outbox.schedule(("table", t.id), functools.partial(self._render_table_message, t))
+            # what the messages showed when the table was last saved: an unchanged message is not edited again
+            # (its channel's rate-limit window may still be full from just before the restart)
+            for key in (("table", t.id), *(("dm", t.id, seat) for seat in range(len(t.seats)))):
+                shown = t.messages.get(f"h:{_persisted(key)}")
+                if shown is not None:
+                    self._rendered.setdefault(key, f"{shown:024x}")
+            self._schedule_table(t)
             self._clear_pings(t)  # reminders of turns that ended while the bot was away (e.g. a cancelled table)
             if t.game is not None:
                 for seat, s in enumerate(t.seats):
                     if s.user_id is not None and not t.messages.get(f"dmx:{seat}"):
-                        self.outbox.schedule(("dm", t.id, seat), functools.partial(self._render_dm, t, seat))
+                        self._schedule_private(t, seat)
 
 
 # ==================================================================== helpers
@@ -722,6 +804,12 @@ def _custom_ids(components: list[Any]) -> set[str]:
 
 
 _UNKNOWN = "?"  # what a message carries when this process has not sent it (e.g. after a restart)
+_ABSENT = object()
+
+
+def _short(digest: str) -> str:
+    """The part of a message digest kept with the table (an int in its message map)."""
+    return digest[:24]
 
 
 def _persisted(key: tuple[Any, ...]) -> str | None:

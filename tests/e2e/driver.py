@@ -7,6 +7,7 @@ bot's memory to decide; in-process tests may additionally inspect the bot to che
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from collections.abc import Awaitable, Callable
@@ -149,28 +150,46 @@ async def play_until(
     check: Callable[[], Awaitable[None]] | None = None,
     max_clicks: int = 2000,
     stop_after: int | None = None,
+    watch: list[int] | None = None,
+    think: tuple[float, float] | None = None,
+    timeout: float = 30,
 ) -> int:
     """Let players act whenever one has choices, until ``done()``; returns the number of clicks.
 
     ``check`` is awaited before every click (invariants); ``stop_after`` returns early after that many clicks.
+    ``watch`` (the benchmark): the channels and users whose messages ``done`` and the players' panels depend on;
+    the players then wake only when one of those changed (:meth:`FakeDiscord.wait_watching`), not on every
+    change anywhere. ``think``: a player takes that many seconds (uniformly between the two) before a click,
+    like a person (human pacing for the benchmark; the panel is read again after it).
     """
     clicks = 0
     rng = players[0].rng
+
+    def wanted() -> Any:
+        return done() or rng.choice([p for p in players if p.can_act()] or [None])
+
     while not done():
-        actor = await fake.wait_for(
-            lambda: done() or rng.choice([p for p in players if p.can_act()] or [None]),
-            timeout=30,
-            description="a player with choices, or the end of the game",
-        )
+        what = "a player with choices, or the end of the game"
+        if watch is None:
+            actor = await fake.wait_for(wanted, timeout=timeout, description=what)
+        else:
+            actor = await fake.wait_watching(watch, wanted, timeout=timeout, description=what)
         if actor is True or done():
             break
         assert isinstance(actor, Player)
+        if think is not None:
+            await asyncio.sleep(rng.uniform(*think))
+            if not actor.can_act():  # the panel moved on while the player was thinking
+                continue
         if check is not None:
             await check()
             if not actor.can_act():  # the state moved on while the check waited (e.g. a forced play)
                 continue
         handle = await actor.act()
-        await handle.ack()
+        if watch is None:
+            await handle.ack()
+        else:
+            await fake.wait_watching([handle.id], lambda h=handle: h.response_type is not None, timeout=timeout)
         clicks += 1
         if stop_after is not None and clicks >= stop_after:
             return clicks
@@ -189,6 +208,7 @@ async def quiesce(bot: TavoloBot) -> None:
     for _ in range(3):  # a computer move schedules renders; a render never schedules moves
         await bot.tables.idle()
         await cog.outbox.drain()
+        await cog.drain_posts()
 
 
 def table_message(fake: FakeDiscord, channel: st.Channel) -> st.Message | None:

@@ -75,6 +75,8 @@ class ApiRequest:
     attachments: list[JSON] = field(default_factory=list)
     #: (remaining, reset_after) of the rate-limit bucket this request consumed, if any.
     bucket: tuple[int, float] | None = None
+    #: extra response headers (the X-RateLimit-* of Discord's limits)
+    headers: dict[str, str] = field(default_factory=dict)
 
     def json(self) -> JSON:
         return self.body if isinstance(self.body, dict) else {}
@@ -105,6 +107,57 @@ class RateLimitState:
         used += 1
         self.windows[channel_id] = (start, used)
         return True, self.limit - used, reset_after
+
+
+@dataclass(frozen=True)
+class RouteLimit:
+    """One of Discord's per-route limits: ``limit`` requests per ``per`` seconds for each value of the route's
+    major parameter (the ``major`` group of ``pattern``; none: one bucket for the whole bot)."""
+
+    bucket: str
+    method: str
+    pattern: re.Pattern[str]
+    limit: int
+    per: float
+
+
+#: Discord's limits for the routes the bot uses in play, as Discord applies (and advertises) them: messages
+#: 5 per 5 s per channel for sending and again for editing, deletions 5 per second; interaction webhooks 5 per
+#: 2 s per token. Opening a DM channel has a bot-wide limit Discord does not document; 5 per second here.
+DISCORD_ROUTE_LIMITS = (
+    RouteLimit("create-message", "POST", re.compile(r"^/channels/(?P<major>\d+)/messages$"), 5, 5.0),
+    RouteLimit("edit-message", "PATCH", re.compile(r"^/channels/(?P<major>\d+)/messages/\d+$"), 5, 5.0),
+    RouteLimit("delete-message", "DELETE", re.compile(r"^/channels/(?P<major>\d+)/messages/\d+$"), 5, 1.0),
+    RouteLimit("create-dm", "POST", re.compile(r"^/users/@me/channels$"), 5, 1.0),
+    RouteLimit("webhook-edit", "PATCH", re.compile(r"^/webhooks/\d+/(?P<major>[^/]+)/messages/[^/]+$"), 5, 2.0),
+    RouteLimit("webhook-send", "POST", re.compile(r"^/webhooks/\d+/(?P<major>[^/]+)$"), 5, 2.0),
+)
+
+
+def outside_global_limit(path: str) -> bool:
+    """Interaction callbacks and the interaction webhooks (followups, edits of a response) are not counted by the
+    global limit."""
+    return path.startswith("/interactions/") or path.startswith("/webhooks/")
+
+
+class DiscordLimits:
+    """Discord's rate limits: the global one (``per_second`` requests per second for the bot, interactions
+    excepted) and :data:`DISCORD_ROUTE_LIMITS`, each a fixed window that starts with its first request."""
+
+    def __init__(self, per_second: int = 50, routes: tuple[RouteLimit, ...] = DISCORD_ROUTE_LIMITS) -> None:
+        self.global_limit = RateLimitState(per_second, 1.0, True)
+        self.routes = routes
+        self.buckets = {r.bucket: RateLimitState(r.limit, r.per, True) for r in routes}
+        #: 429s sent, by scope and bucket ("global", or the route bucket)
+        self.refused: dict[str, int] = {}
+
+    def route_of(self, method: str, path: str) -> tuple[RouteLimit, int] | None:
+        for r in self.routes:
+            m = r.pattern.match(path)
+            if m is not None and r.method == method:
+                major = m.groupdict().get("major")
+                return r, (hash(major) if major is not None else 0)
+        return None
 
 
 class RestApi:
@@ -188,7 +241,7 @@ class RestApi:
                 attachments=attachments,
             )
             try:
-                limited = self._check_rate_limit(api_request)
+                limited = self._check_discord_limits(api_request) or self._check_rate_limit(api_request)
                 if limited is not None:
                     return limited
                 status, data = await handler(api_request)
@@ -204,6 +257,7 @@ class RestApi:
                 self.fake.notify()
             response = self._json(status, data)
             self._advertise_rate_limit(api_request, response)
+            response.headers.update(api_request.headers)
             return response
         self.fake._record_unhandled(request.method, path)
         return self._json(404, {"message": "404: Not Found", "code": 0})
@@ -273,6 +327,54 @@ class RestApi:
         if not re.match(r"^/channels/\d+/messages(/\d+)?$", request.path):
             return None
         return int(request.params["channel_id"])
+
+    def _check_discord_limits(self, request: ApiRequest) -> web.Response | None:
+        """Discord's global and per-route limits (``fake.discord_limits()``): the headers of the route's bucket on
+        every response, a 429 with ``retry_after`` and ``global`` when a limit is exceeded."""
+        limits = self.fake.limits
+        if limits is None:
+            return None
+        now = time.monotonic()
+        if not outside_global_limit(request.path):
+            allowed, _, reset_after = limits.global_limit.take(0, now)
+            if not allowed:
+                return self._refuse(limits, "global", None, reset_after)
+        found = limits.route_of(request.method, request.path)
+        if found is None:
+            return None
+        route, major = found
+        allowed, remaining, reset_after = limits.buckets[route.bucket].take(major, now)
+        headers = {
+            "X-RateLimit-Limit": str(route.limit),
+            "X-RateLimit-Remaining": str(remaining),
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": f"fake-{route.bucket}",
+        }
+        if not allowed:
+            return self._refuse(limits, route.bucket, headers, reset_after)
+        request.headers.update(headers)
+        return None
+
+    def _refuse(
+        self, limits: DiscordLimits, bucket: str, headers: dict[str, str] | None, reset_after: float
+    ) -> web.Response:
+        self.fake.rate_limited += 1
+        limits.refused[bucket] = limits.refused.get(bucket, 0) + 1
+        is_global = headers is None
+        retry_after = round(reset_after, 3)
+        out = dict(headers or {})
+        out.update(
+            {
+                "Retry-After": str(math.ceil(retry_after)),
+                "X-RateLimit-Scope": "global" if is_global else "user",
+                "Via": "1.1 google",  # see _check_rate_limit
+            }
+        )
+        if is_global:
+            out["X-RateLimit-Global"] = "true"
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global, "code": 0}
+        return json_response(body, 429, out)
 
     def _check_rate_limit(self, request: ApiRequest) -> web.Response | None:
         limits = self.fake._rate_limit

@@ -17,14 +17,14 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
 from aiohttp import web
 
 from . import state as st
 from .gateway import Gateway
-from .rest import ApiError, RateLimitState, RestApi, _check_message_body
+from .rest import ApiError, DiscordLimits, RateLimitState, RestApi, _check_message_body
 from .users import FakeUser
 
 JSON = dict[str, Any]
@@ -91,7 +91,11 @@ class FakeDiscord:
         self.advertised_gateway_url: str | None = None
 
         self._rate_limit: RateLimitState | None = None
+        #: Discord's global and per-route limits, when enforced (:meth:`discord_limits`)
+        self.limits: DiscordLimits | None = None
         self._changed = asyncio.Event()
+        #: Waiters of :meth:`wait_watching`, by what they watch (a channel, a user's ephemerals, an interaction)
+        self._watchers: dict[int, set[asyncio.Event]] = {}
         #: Pending "was it acknowledged in time?" checks, by interaction id.
         self._ack_timers: dict[int, asyncio.TimerHandle] = {}
         self._runner: web.AppRunner | None = None
@@ -164,6 +168,49 @@ class FakeDiscord:
         """
         self._changed.set()
         self._changed = asyncio.Event()
+
+    def _touch(self, *keys: int | None) -> None:
+        """Wakes the waiters watching any of ``keys`` (a channel id, the user an ephemeral is for, an
+        interaction id)."""
+        for key in keys:
+            if key is not None:
+                for event in self._watchers.pop(key, ()):
+                    event.set()
+
+    async def wait_watching(
+        self,
+        keys: Iterable[int],
+        predicate: Callable[[], T],
+        timeout: float | None = None,
+        *,
+        description: str | None = None,
+    ) -> T:
+        """Like :meth:`wait_for`, but re-checks ``predicate`` only when something it watches changed: a message
+        in one of the channels ``keys``, an ephemeral for one of the users ``keys``, or the acknowledgement of
+        one of the interactions ``keys``. Hundreds of waiters then cost nothing while other tables play."""
+        timeout = self.default_timeout if timeout is None else timeout
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        keys = list(keys)
+        while True:
+            result = predicate()
+            if result:
+                return result
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(self._timeout_message(description or _describe(predicate), timeout))
+            event = asyncio.Event()
+            for key in keys:
+                self._watchers.setdefault(key, set()).add(event)
+            try:
+                await asyncio.wait_for(event.wait(), remaining)
+            except TimeoutError:
+                pass
+            finally:
+                for key in keys:
+                    waiters = self._watchers.get(key)
+                    if waiters is not None:
+                        waiters.discard(event)
 
     async def wait_for(
         self,
@@ -303,6 +350,13 @@ class FakeDiscord:
         limits), which is the easy way to exercise discord.py's retry path.
         """
         self._rate_limit = None if limit is None else RateLimitState(limit, per_seconds, advertise)
+
+    def discord_limits(self, per_second: int | None = 50) -> DiscordLimits | None:
+        """Enforce Discord's rate limits: ``per_second`` requests per second for the bot (interaction callbacks
+        and webhooks excepted) and the per-route limits of ``rest.DISCORD_ROUTE_LIMITS``, with their
+        ``X-RateLimit-*`` headers and 429 bodies (``retry_after``, ``global``). None turns them off."""
+        self.limits = None if per_second is None else DiscordLimits(per_second)
+        return self.limits
 
     # -- reading ------------------------------------------------------------------------
 
@@ -495,6 +549,7 @@ class FakeDiscord:
         self.world.add_message(message)
         if message.ephemeral_for is None:
             self._dispatch_message_event("MESSAGE_CREATE", message, channel)
+        self._touch(message.channel_id, message.ephemeral_for)
         self.notify()
         return message
 
@@ -518,6 +573,7 @@ class FakeDiscord:
         if message.ephemeral_for is None:
             channel = self.world.channels[message.channel_id]
             self._dispatch_message_event("MESSAGE_UPDATE", message, channel)
+        self._touch(message.channel_id, message.ephemeral_for)
         self.notify()
 
     def _delete_message(self, message: st.Message) -> None:
@@ -528,6 +584,7 @@ class FakeDiscord:
             if message.guild_id is not None:
                 data["guild_id"] = str(message.guild_id)
             self.gateway.dispatch("MESSAGE_DELETE", data, intent=_message_intent(channel))
+        self._touch(message.channel_id, message.ephemeral_for)
         self.notify()
 
     def _dispatch_message_event(self, event: str, message: st.Message, channel: st.Channel) -> None:
@@ -645,6 +702,7 @@ class FakeDiscord:
         record.response_type = callback_type
         record.acked_at = record.dispatched_at + latency
         self.ack_latencies[record.id] = latency
+        self._touch(record.id)
         timer = self._ack_timers.pop(record.id, None)
         if timer is not None:
             timer.cancel()
