@@ -28,7 +28,7 @@ from bot import requests
 from bot.engine.errors import IllegalAction
 from bot.engine.protocol import Action
 from bot.games import registry
-from bot.images.scene import HandScene, Scene, TableScene
+from bot.images.scene import HandScene, RevealScene, Scene, TableScene
 from bot.services import services_of
 from bot.tables import screens
 from bot.tables.model import Table
@@ -104,7 +104,7 @@ class TablesCog(commands.Cog, name="Tables"):
         #: (table, seat) of clicks being answered: the response carries that seat's new hand
         self._responding: set[tuple[int, int]] = set()
         #: channel posts (results, notices) in order, sent by one task per channel so no update waits for them
-        self._posts: dict[int, deque[str]] = {}
+        self._posts: dict[int, deque[tuple[str, RevealScene | None, int | None]]] = {}
         self._posters: dict[int, asyncio.Task[None]] = {}
         self._handlers: dict[str, Callable[[Click], Awaitable[None]]] = {
             "join": self._join,
@@ -203,8 +203,10 @@ class TablesCog(commands.Cog, name="Tables"):
                     self._seat_seen[(t.id, seat)] = self._seat_digest(t, seat)
                     continue
                 self._schedule_private(t, seat, only_if_changed=u.kind == "action")
-        for settled in u.settlements:
-            self._queue_post(t.channel_id, screens.settlement_text(t, settled))
+        for i, settled in enumerate(u.settlements):
+            # the reveal is drawn from the view right after the hand, before the table moves on; the text says it all
+            reveal = screens.reveal_scene(t) if i == len(u.settlements) - 1 else None
+            self._queue_post(t.channel_id, screens.settlement_text(t, settled), reveal=reveal, guild_id=t.guild_id)
         for notice in u.notices:
             self._queue_post(t.channel_id, notice)
         if u.kind == "finished" and t.game is not None:
@@ -288,16 +290,24 @@ class TablesCog(commands.Cog, name="Tables"):
         if current == message_id:  # not yet replaced by the reminder of a later turn
             await self.service.set_message(t.id, f"ping:{seat}", None)
 
-    async def _post(self, channel_id: int, text: str) -> None:
+    async def _post(
+        self, channel_id: int, text: str, reveal: RevealScene | None = None, guild_id: int | None = None
+    ) -> None:
         try:
-            await self.bot.get_partial_messageable(channel_id).send(text[:2000])
+            kw: dict[str, Any] = {}
+            if reveal is not None and await self.pictures.for_guild(guild_id):
+                kw["file"] = await self.pictures.file(reveal, self.pictures.filename("reveal", reveal))
+            await self.bot.get_partial_messageable(channel_id).send(text[:2000], **kw)
         except discord.HTTPException:
             log.exception("could not post to channel %s", channel_id)
 
-    def _queue_post(self, channel_id: int, text: str) -> None:
+    def _queue_post(
+        self, channel_id: int, text: str, *, reveal: RevealScene | None = None, guild_id: int | None = None
+    ) -> None:
         """Post in the background, in order per channel: the click whose action ended a hand is answered
-        without waiting for the results to go out (they may wait for the request budget)."""
-        self._posts.setdefault(channel_id, deque()).append(text)
+        without waiting for the results to go out (they may wait for the request budget). ``reveal``: the
+        end-of-hand picture attached to the post (when the server shows pictures)."""
+        self._posts.setdefault(channel_id, deque()).append((text, reveal, guild_id))
         task = self._posters.get(channel_id)
         if task is None or task.done():
             self._posters[channel_id] = asyncio.create_task(self._drain_posts(channel_id), name=f"posts-{channel_id}")
@@ -305,7 +315,8 @@ class TablesCog(commands.Cog, name="Tables"):
     async def _drain_posts(self, channel_id: int) -> None:
         queue = self._posts[channel_id]
         while queue:
-            await self._post(channel_id, queue.popleft())
+            text, reveal, guild_id = queue.popleft()
+            await self._post(channel_id, text, reveal, guild_id)
         self._posts.pop(channel_id, None)
         self._posters.pop(channel_id, None)
 

@@ -17,7 +17,7 @@ from bot.engine.protocol import Action, GameResult
 from bot.games import registry
 from bot.games.spec import pictures_of
 from bot.i18n import N_, _, _p, signed
-from bot.images.scene import HandScene, TableScene
+from bot.images.scene import HandScene, RevealScene, TableScene
 from bot.render.base import Panel, Section, fit
 
 from .model import Table
@@ -151,6 +151,14 @@ def _lobby_screen(t: Table) -> TableScreen:
         panel.title = title + " — " + _p("table", "cancelled")
         return TableScreen(fit(panel))
     return TableScreen(fit(panel), ["join", "leave", "bot", "unbot", "start", "cancel"], spec.levels)
+
+
+def reveal_scene(t: Table) -> RevealScene | None:
+    """The picture of the hand just settled (e.g. the cards each side took), from the public view only."""
+    if t.game is None:
+        return None
+    reveal = getattr(pictures_of(registry.renderer(t.game_id)), "reveal_picture", None)
+    return reveal(t.game.public_view(), t.names) if reveal is not None else None
 
 
 def seat_screen(t: Table, seat: int, forced: Action | None) -> SeatScreen:

@@ -152,3 +152,28 @@ async def test_images_off_by_the_server_and_by_a_player(fake_discord: FakeDiscor
     finally:
         await stop_bot(bot, task)
     fake.assert_clean()
+
+
+@pytest.mark.parametrize("game", ["mediatore", "mighty"])
+async def test_the_end_of_a_hand_posts_its_reveal(fake_discord: FakeDiscord, tmp_path: Path, game: str) -> None:
+    """The hand's summary comes with a picture of what the hand revealed (the cards each side took), drawn from
+    the public view; the summary's text says it all."""
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    bot, task = await start_bot(fake, tmp_path / "t.db", dev_guild=guild.id, images=True)
+    try:
+        await _open(fake, channel, game, alice, bob)
+        players = [Player(fake, u, random.Random(i)) for i, u in enumerate((alice, bob))]
+        await play_until(fake, players, lambda: any("game over" in m.text() for m in fake.channel_messages(channel)))
+        await quiesce(bot)
+        posts = [m for m in fake.channel_messages(channel) if m.attachments and not m.is_v2]
+        assert len(posts) == 1, [m.text()[:60] for m in posts]
+        (attachment,) = posts[0].attachments
+        assert str(attachment["filename"]).startswith("reveal-")
+        assert fake.world.files[attachment["id"]].startswith(PNG)
+        assert "alice" in posts[0].text() or "bob" in posts[0].text()  # the text equivalent: the hand's summary
+    finally:
+        await stop_bot(bot, task)
+    fake.assert_clean()
