@@ -489,10 +489,11 @@ class TableService:
         new = t.game.settlements()[t.booked :]
         if t.game.is_over or (new and t.stop_after_hand):
             t.status = "finished"
-        # Any action ends the turn's timer (the driver arms a new one for whoever is to move next); cleared in
-        # the action's own transaction so a restart never finds the previous turn's deadline.
+        # Any action ends the turn's timer and, when humans are to move next, starts theirs: both written in the
+        # action's own transaction (no write of their own per turn), so a restart never finds the previous turn's
+        # deadline and always finds the current one.
         had_timer = t.deadline is not None
-        t.deadline = None
+        t.deadline = self._next_deadline(t) if t.status == "running" else None
         t.reminded = False
         async with self.db.transaction() as conn:
             await self.store.append_action(conn, t.id, t.version - 1, seat, action, actor)
@@ -500,10 +501,24 @@ class TableService:
                 await self._book(conn, t, s)
             if t.status == "finished":
                 await self._save(t, conn)
-            elif had_timer:
-                await self.store.set_timer(t.id, None, False, conn)
+            elif had_timer or t.deadline is not None:
+                await self.store.set_timer(t.id, t.deadline, False, conn)
         t.booked += len(new)
+        if t.deadline is not None:
+            self._timers_changed.set()
         return new
+
+    def _next_deadline(self, t: Table) -> float | None:
+        """The turn timer of the humans to move now, or None when the driver acts first (a computer seat or a
+        forced card) — the same condition under which the driver arms a timer itself."""
+        assert t.game is not None
+        to_move = t.game.to_move()
+        if not to_move:
+            return None
+        for seat in to_move:
+            if t.seats[seat].computer_plays or self.forced_action(t, seat) is not None:
+                return None
+        return self.clock() + t.turn_timeout
 
     async def _book(self, conn: Any, t: Table, s: Settlement) -> bool:
         return await self.ledger.book(
