@@ -103,6 +103,7 @@ class TablesCog(commands.Cog, name="Tables"):
         self._seat_seen: dict[tuple[int, int], str] = {}
         #: (table, seat) of clicks being answered: the response carries that seat's new hand
         self._responding: set[tuple[int, int]] = set()
+        self._edits: dict[tuple[Any, ...], int] = {}  # private message key -> edits sent by the Outbox
         #: channel posts (results, notices) in order, sent by one task per channel so no update waits for them
         self._posts: dict[int, deque[tuple[str, RevealScene | None, int | None]]] = {}
         self._posters: dict[int, asyncio.Task[None]] = {}
@@ -472,6 +473,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 try:
                     kw = await self._edit_kw(key, msg, picture)
                     kw.pop("content")  # a hand message never had content; leave it out as before
+                    self._edits[key] = self._edits.get(key, 0) + 1
                     await channel.get_partial_message(mid).edit(**kw)
                     await self._sent(t, key, msg)
                     return
@@ -509,6 +511,7 @@ class TablesCog(commands.Cog, name="Tables"):
         try:
             kw = await self._edit_kw(key, msg, picture)
             kw.pop("content")
+            self._edits[key] = self._edits.get(key, 0) + 1
             await interaction.edit_original_response(**kw)
             await self._sent(t, key, msg)
         except discord.HTTPException:
@@ -670,10 +673,14 @@ class TablesCog(commands.Cog, name="Tables"):
         self._responding.add(responding)
         try:
             await self.service.act(t.id, uid, action, ver)
-        except StaleAction as e:
+        except TableError as e:
             self._responding.discard(responding)
             await reply_privately(interaction, str(e))
             if seat is not None and t.game is not None:
+                # the clicked message was out of date: send the hand again even if this process believes it is
+                # shown, so the player's message changes and shows what they may do now
+                in_dm = interaction.guild_id is None
+                self._rendered.pop(("dm", t.id, seat) if in_dm else ("eph", t.id, seat), None)
                 self._schedule_private(t, seat)
             return
         finally:
@@ -686,12 +693,21 @@ class TablesCog(commands.Cog, name="Tables"):
         in_dm = interaction.guild_id is None
         key = ("dm", t.id, seat) if in_dm else ("eph", t.id, seat)
         self._learn(key, interaction.message)
+        built_at, edits_before = t.version, self._edits.get(key, 0)
         msg, picture = await self._private(t, seat, key)
         self._rendered[key] = _short(msg.digest)  # claimed now: a render scheduled meanwhile finds nothing to do
         kw = await self._edit_kw(key, msg, picture)
         kw.pop("content")
         await interaction.response.edit_message(**kw)
         await self._sent(t, key, msg)
+        if self._edits.get(key, 0) != edits_before:
+            # an edit for a later state (a computer's move) went out while this response was on its way and may
+            # have landed first: send the latest state again, or the seat could keep a hand without the choices of
+            # its new turn (its digest already counts that turn as shown)
+            self._rendered.pop(key, None)
+            self._schedule_private(t, seat)
+        elif t.version != built_at:
+            self._schedule_private(t, seat)  # the table moved on meanwhile: an edit if the hand shows more now
         if not in_dm:  # only now: an edit of the original response before the response itself fails
             self._ephemeral[(t.id, uid)] = (interaction, time.monotonic())
 
