@@ -249,6 +249,26 @@ class Game(ABC):
         return action in self.legal_actions(seat)
 
 
+class CardIdMoves(Game):
+    """Compact simulation moves where a card id (a ``str``) means "play that card" and any other move is the
+    display action itself. The engine provides ``_play(seat, card)``, the one code path of a card play."""
+
+    @abstractmethod
+    def _play(self, seat: int, card: str) -> None: ...
+
+    def sim_apply(self, seat: int, move: Move) -> None:
+        if type(move) is str:
+            self._play(seat, move)
+        else:
+            self.apply(seat, move)
+
+    def sim_action(self, move: Move) -> Action:
+        return {"type": "play", "card": move} if type(move) is str else move  # type: ignore[no-any-return]
+
+    def sim_move(self, action: Action) -> Move:
+        return action["card"] if action.get("type") == "play" else action
+
+
 def replay(
     cls: type[Game], num_seats: int, options: Mapping[str, Any], seed: int, log: Iterable[tuple[int, Action]]
 ) -> Game:

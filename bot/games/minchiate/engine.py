@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Self
 
 from bot.engine.cards import MATTO, MINCHIATE_97
 from bot.engine.errors import IllegalAction
-from bot.engine.protocol import Action, Game, GameResult, OptionSpec, Settlement, View
+from bot.engine.protocol import Action, CardIdMoves, GameResult, OptionSpec, Settlement, View
 from bot.engine.rng import make_rng, shuffled
 from bot.engine.sampling import deal_constrained
 from bot.engine.seats import Direction
@@ -81,7 +81,7 @@ def winner_of(plays: list[tuple[int, str]]) -> int:
     return best_seat
 
 
-class MinchiateGame(Game):
+class MinchiateGame(CardIdMoves):
     game_id: ClassVar[str] = "minchiate"
     title: ClassVar[str] = "Minchiate"
     min_seats: ClassVar[int] = 4
@@ -779,18 +779,6 @@ class MinchiateGame(Game):
         if trick is None or seat != (trick.leader + len(trick.plays)) % 4:
             return []
         return sort_hand(self.legal_cards(seat))
-
-    def sim_apply(self, seat: int, move: Any) -> None:
-        if type(move) is str:
-            self._play(seat, move)
-        else:
-            self.apply(seat, move)
-
-    def sim_action(self, move: Any) -> Action:
-        return {"type": "play", "card": move} if type(move) is str else move  # type: ignore[no-any-return]
-
-    def sim_move(self, action: Action) -> Any:
-        return action["card"] if action.get("type") == "play" else action
 
     def clone(self, for_search: bool = False) -> Self:
         g = object.__new__(type(self))

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Self
 
 from bot.engine.cards import JESTERS, WIZARD_60, WIZARD_RANKS, WIZARD_SUITS, WIZARDS
 from bot.engine.errors import IllegalAction, InvalidOptions
-from bot.engine.protocol import Action, Game, GameResult, OptionSpec, Settlement, View
+from bot.engine.protocol import Action, CardIdMoves, GameResult, OptionSpec, Settlement, View
 from bot.engine.rng import make_rng
 from bot.engine.sampling import deal_constrained
 from bot.engine.seats import Direction
@@ -121,7 +121,7 @@ def _parse_rounds(value: Any, max_round: int) -> Any:
     return items
 
 
-class WizardGame(Game):
+class WizardGame(CardIdMoves):
     game_id: ClassVar[str] = "wizard"
     title: ClassVar[str] = "Wizard"
     min_seats: ClassVar[int] = 3
@@ -711,18 +711,6 @@ class WizardGame(Game):
                     seen_j = True
             out.append(c)
         return out
-
-    def sim_apply(self, seat: int, move: Any) -> None:
-        if type(move) is str:
-            self._play(seat, move)
-        else:
-            self.apply(seat, move)
-
-    def sim_action(self, move: Any) -> Action:
-        return {"type": "play", "card": move} if type(move) is str else move  # type: ignore[no-any-return]
-
-    def sim_move(self, action: Action) -> Any:
-        return action["card"] if action.get("type") == "play" else action
 
     def clone(self, for_search: bool = False) -> Self:
         g = self.__class__.__new__(self.__class__)
