@@ -17,16 +17,19 @@ from bot.ai_runner import AgentRunner
 from bot.config import Settings
 from bot.db import Database
 from bot.engine.protocol import Action
+from bot.i18n import _, using
 from bot.images import ImageCache
 from bot.images import prepare as prepare_images
 from bot.ledger import Ledger
 from bot.preferences import Preferences
 from bot.ratings import Ratings
+from bot.render.errors import error_text
 from bot.requests import RequestScheduler
 from bot.services import Services
 from bot.tables.service import TableError, TableService
 from bot.tournaments import GuildSettings, TournamentError, TournamentService
 from cogs import _scheduling
+from cogs._locale import reader_locale
 from cogs._translator import TavoloTranslator
 
 log = logging.getLogger(__name__)
@@ -46,13 +49,14 @@ class TavoloTree(app_commands.CommandTree["TavoloBot"]):
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
-        if isinstance(original, (TableError, TournamentError)):
-            text = str(original)
-        elif isinstance(error, app_commands.CheckFailure):
-            text = "You can't use that command here."
-        else:
-            log.error("command %r failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
-            text = "Something went wrong; nothing was changed."
+        with using(await reader_locale(self.client, interaction)):  # a refusal in the reader's language
+            if isinstance(original, (TableError, TournamentError)):
+                text = error_text(original)
+            elif isinstance(error, app_commands.CheckFailure):
+                text = _("You can't use that command here.")
+            else:
+                log.error("command %r failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+                text = _("Something went wrong; nothing was changed.")
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:

@@ -1,20 +1,48 @@
-"""Per-user preferences (``user_settings``, migration 006): whether a player's own messages show card pictures.
+"""Per-user and per-server preferences: card pictures (``user_settings.images``, migration 006) and languages (008).
 
-Discord-free. ``None`` means the user has not chosen: the server's setting applies. Read on every render of a
-player's hand, so each user's row is read once and then kept in memory (this process is its only writer).
+Discord-free. ``None`` means "not chosen": the server's setting (or the default) applies. Read on every render of a
+player's hand or a table message, so each row is read once and then kept in memory (this process is its only
+writer). A language is stored twice: the explicit choice (``/tavolo language``, ``/tavolo config language:``) and
+the Discord language last seen (a client's ``interaction.locale``, a server's preferred locale), so a message sent
+without an interaction (a DM after another player's move) still knows its reader's language.
 """
 
 from __future__ import annotations
 
-from bot.db import Database
+from dataclasses import dataclass
 
-__all__ = ["Preferences"]
+from bot.db import Database
+from bot.i18n import SUPPORTED
+
+__all__ = ["Languages", "Preferences"]
+
+_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+
+@dataclass(slots=True)
+class Languages:
+    """One user's (or server's) stored languages: ``chosen`` wins; ``seen`` is Discord's, last observed."""
+
+    chosen: str | None = None
+    seen: str | None = None
+
+    @property
+    def effective(self) -> str | None:
+        return self.chosen or self.seen
+
+
+def _checked(locale: str | None) -> str | None:
+    if locale is not None and locale not in SUPPORTED:
+        raise ValueError(f"unsupported locale {locale!r}")
+    return locale
 
 
 class Preferences:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._images: dict[int, bool | None] = {}
+        self._users: dict[int, Languages] = {}
+        self._guilds: dict[int, Languages] = {}
 
     async def images(self, user_id: int) -> bool | None:
         """The user's choice for card pictures, ``None`` when they made none."""
@@ -30,7 +58,78 @@ class Preferences:
         async with self.db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO user_settings (user_id, images) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET"
-                " images = excluded.images, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+                f" images = excluded.images, updated_at = {_NOW}",
                 (user_id, None if on is None else int(on)),
             )
         self._images[user_id] = on
+
+    # -- a user's language ------------------------------------------------------------------------------------
+    async def user_languages(self, user_id: int) -> Languages:
+        if user_id not in self._users:
+            row = await self.db.fetchone(
+                "SELECT locale, client_locale FROM user_settings WHERE user_id = ?", (user_id,)
+            )
+            self._users[user_id] = Languages(*row) if row is not None else Languages()
+        return self._users[user_id]
+
+    def cached_user_locale(self, user_id: int) -> str | None:
+        """The user's language if it was read already (for synchronous callers; ``None``: unknown or not set)."""
+        langs = self._users.get(user_id)
+        return langs.effective if langs is not None else None
+
+    async def set_user_locale(self, user_id: int, locale: str | None) -> None:
+        """The user's explicit language, or ``None``: follow their Discord client."""
+        langs = await self.user_languages(user_id)
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO user_settings (user_id, locale) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET"
+                f" locale = excluded.locale, updated_at = {_NOW}",
+                (user_id, _checked(locale)),
+            )
+        langs.chosen = locale
+
+    async def saw_user_locale(self, user_id: int, locale: str) -> None:
+        """Remember the client language of the user's latest interaction (written only when it changed)."""
+        langs = await self.user_languages(user_id)
+        if langs.seen == locale:
+            return
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO user_settings (user_id, client_locale) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET"
+                f" client_locale = excluded.client_locale, updated_at = {_NOW}",
+                (user_id, _checked(locale)),
+            )
+        langs.seen = locale
+
+    # -- a server's language ----------------------------------------------------------------------------------
+    async def guild_languages(self, guild_id: int) -> Languages:
+        if guild_id not in self._guilds:
+            row = await self.db.fetchone(
+                "SELECT locale, preferred_locale FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            )
+            self._guilds[guild_id] = Languages(*row) if row is not None else Languages()
+        return self._guilds[guild_id]
+
+    async def set_guild_locale(self, guild_id: int, actor_id: int, locale: str | None) -> None:
+        """The managers' language for the server's channels, or ``None``: follow the server's Discord language."""
+        langs = await self.guild_languages(guild_id)
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, locale, updated_by) VALUES (?, ?, ?) ON CONFLICT (guild_id)"
+                f" DO UPDATE SET locale = excluded.locale, updated_by = excluded.updated_by, updated_at = {_NOW}",
+                (guild_id, _checked(locale), actor_id),
+            )
+        langs.chosen = locale
+
+    async def saw_guild_locale(self, guild_id: int, locale: str) -> None:
+        """Remember the server's Discord language (written only when it changed)."""
+        langs = await self.guild_languages(guild_id)
+        if langs.seen == locale:
+            return
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, preferred_locale) VALUES (?, ?) ON CONFLICT (guild_id)"
+                f" DO UPDATE SET preferred_locale = excluded.preferred_locale, updated_at = {_NOW}",
+                (guild_id, _checked(locale)),
+            )
+        langs.seen = locale

@@ -16,7 +16,10 @@ from typing import Any
 import discord
 
 from bot.engine.protocol import Action
+from bot.i18n import _, using
 from bot.render.base import Control, Panel
+
+from ._locale import reader_locale
 
 CUSTOM_ID_MAX = 100
 VALUE_MAX = 100
@@ -42,7 +45,9 @@ async def _dispatch(
 ) -> None:
     fn = _handler.get("fn")
     if fn is None:
-        await interaction.response.send_message("Tavolo is starting up; try again in a moment.", ephemeral=True)
+        with using(await reader_locale(interaction.client, interaction)):
+            text = _("Tavolo is starting up; try again in a moment.")
+        await interaction.response.send_message(text, ephemeral=True)
         return
     await fn(interaction, tid, op, ver, arg, values)
 
@@ -208,7 +213,7 @@ def _add_control(
     if c.kind == "select":
         opts = [(ch.label, encode_action(ch.action, legal, VALUE_MAX), ch.description) for ch in c.choices[:25]]
         # the row index names the select (its custom id must be unique on the message), as it always has
-        rows.append([TableSelect.make(tid, "pick", ver, str(len(rows)), c.placeholder or "Choose…", opts)])
+        rows.append([TableSelect.make(tid, "pick", ver, str(len(rows)), c.placeholder or _("Choose…"), opts)])
         return
     # combo: one exact-count select per field, then a Confirm button carrying the fixed part of the action
     for f in c.fields:
@@ -218,4 +223,4 @@ def _add_control(
         count = min(f.count, len(opts))
         rows.append([TableSelect.make(tid, "field", ver, f.key, f.placeholder, opts, count=count)])
     base = encode_action(c.base_action or {}, legal, CUSTOM_ID_MAX - len(f"tb:{tid}:ok:{ver}:"))
-    rows.append([TableButton.make(tid, "ok", "Confirm", ver=ver, arg=base, style=discord.ButtonStyle.success)])
+    rows.append([TableButton.make(tid, "ok", _("Confirm"), ver=ver, arg=base, style=discord.ButtonStyle.success)])

@@ -9,7 +9,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import registry
+from bot.i18n import _, using
+from bot.tables import screens
 from bot.tables.model import MAX_TIMEOUT, MIN_TIMEOUT
+
+from ._locale import reader_locale
 
 #: the ``turn_timer`` / ``seconds`` option of every command that sets a turn timer
 TurnTimer = app_commands.Range[int, MIN_TIMEOUT, MAX_TIMEOUT]
@@ -36,8 +40,10 @@ async def game_autocomplete(interaction: discord.Interaction[Any], current: str)
 
 async def send_rules(interaction: discord.Interaction[Any], game_id: str) -> None:
     spec = registry.get(game_id)
-    text = spec.renderer.rules_text()
-    embed = discord.Embed(title=f"{spec.title} — rules", description=text[:4096], colour=0x95A5A6)
+    with using(await reader_locale(interaction.client, interaction)):
+        text = spec.renderer.rules_text()
+        title = _("{game} — rules", game=screens.game_title(game_id))
+    embed = discord.Embed(title=title, description=text[:4096], colour=0x95A5A6)
     await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

@@ -10,20 +10,33 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import registry
+from bot.i18n import N_, _, current, using
+
+from ._locale import reader_locale
+from ._translator import translate
 
 #: the help embed's sections after "Games" (every registered game), in order: (title, top-level command names);
 #: anything else goes under "More"
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("At a table", ("table",)),
-    ("Accounts and ratings", ("ledger", "leaderboard", "profile", "season", "tavolo")),
-    ("Tournaments", ("tournament",)),
+    (N_("At a table"), ("table",)),
+    (N_("Accounts and ratings"), ("ledger", "leaderboard", "profile", "season", "tavolo")),
+    (N_("Tournaments"), ("tournament",)),
 )
 
-INTRO = (
-    "Open a table in a channel with `/<game> new` (games: {games}). Players click **Join**, the host may "
-    "**Add computer** for empty seats, then **Start**. Your hand and choices come by DM; if your DMs are closed, "
-    "click **My hand** on the table message. Each game's rules: `/<game> rules`."
+INTRO = N_(
+    "Open a table in a channel with `/<game> new` (games: {games}). Players click **{join}**, the host may"
+    " **{add}** for empty seats, then **{start}**. Your hand and choices come by DM; if your DMs are closed, click"
+    " **{hand}** on the table message. Each game's rules: `/<game> rules`."
 )
+
+
+def _local(text: str, context: str) -> str:
+    """A command's name or description as the reader's client shows it (the sync's localisation)."""
+    return translate(text, context, current()) or text
+
+
+def _name(qualified: str) -> str:
+    return " ".join(_local(part, "command-name") for part in qualified.split())
 
 
 def command_lines(tree: app_commands.CommandTree[Any]) -> dict[str, list[str]]:
@@ -33,23 +46,31 @@ def command_lines(tree: app_commands.CommandTree[Any]) -> dict[str, list[str]]:
         if isinstance(cmd, app_commands.Group):
             subs = sorted(cmd.walk_commands(), key=lambda c: c.qualified_name)
             out[cmd.name] = [
-                f"`/{c.qualified_name}` — {c.description}" for c in subs if isinstance(c, app_commands.Command)
+                f"`/{_name(c.qualified_name)}` — {_local(c.description, 'command-description')}"
+                for c in subs
+                if isinstance(c, app_commands.Command)
             ]
         elif isinstance(cmd, app_commands.Command):
-            out[cmd.name] = [f"`/{cmd.name}` — {cmd.description}"]
+            out[cmd.name] = [f"`/{_name(cmd.name)}` — {_local(cmd.description, 'command-description')}"]
     return out
 
 
 def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
+    """The help, in the current locale."""
     lines = command_lines(tree)
-    embed = discord.Embed(
-        title="Tavolo — help",
-        description=INTRO.format(games=", ".join(f"`{g}`" for g in registry.ids())),
-        colour=0x95A5A6,
+    intro = _(
+        INTRO,
+        games=", ".join(f"`{g}`" for g in registry.ids()),
+        join=_("Join"),
+        add=_("Add computer"),
+        start=_("Start"),
+        hand=_("My hand"),
     )
-    sections = (("Games", tuple(registry.ids())), *SECTIONS)
-    known = {n for _, ns in sections for n in ns}
-    for title, names in (*sections, ("More", tuple(sorted(set(lines) - known)))):
+    embed = discord.Embed(title=_("Tavolo — help"), description=intro, colour=0x95A5A6)
+    sections = ((N_("Games"), tuple(registry.ids())), *SECTIONS)
+    known = {n for _title, ns in sections for n in ns}
+    for msgid, names in (*sections, (N_("More"), tuple(sorted(set(lines) - known)))):
+        title = _(msgid)
         body = [line for n in names if n in lines for line in lines[n]]
         # a field holds at most 1,024 characters: split long sections over several fields
         chunk: list[str] = []
@@ -58,7 +79,9 @@ def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
             if line is None or sum(len(x) + 1 for x in chunk) + len(line) > 1024:
                 if chunk:
                     embed.add_field(
-                        name=title if part == 0 else f"{title} (cont.)", value="\n".join(chunk), inline=False
+                        name=title if part == 0 else _("{title} (cont.)", title=title),
+                        value="\n".join(chunk),
+                        inline=False,
                     )
                     part += 1
                 chunk = []
@@ -73,7 +96,9 @@ class HelpCog(commands.Cog, name="Help"):
 
     @app_commands.command(name="help", description="How to play with Tavolo, and every command")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.send_message(embed=help_embed(self.bot.tree), ephemeral=True)
+        with using(await reader_locale(self.bot, interaction)):
+            embed = help_embed(self.bot.tree)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -28,6 +28,7 @@ from bot.tables.service import TableUpdate
 from bot.tournaments import GuildSettings
 
 from ._game import game_autocomplete, manages_or_has_role
+from ._locale import LANGUAGE_CHOICES, set_channel_language, set_reader_language
 
 log = logging.getLogger(__name__)
 
@@ -289,7 +290,9 @@ class LedgerCog(commands.Cog, name="Ledger"):
         organiser_role="May create/start/cancel tournaments", admin_role="May adjust the ledger and close seasons",
         clear="Remove both roles first",
         images="Card pictures in table messages and hands (off: text-only messages; players may choose their own)",
+        language="The language of this server's channel messages (automatic: the server's Discord language)",
     )  # fmt: skip
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
     async def config(
         self,
@@ -298,6 +301,7 @@ class LedgerCog(commands.Cog, name="Ledger"):
         admin_role: discord.Role | None = None,
         clear: bool = False,
         images: Literal["on", "off"] | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         assert interaction.guild_id is not None
         perms = interaction.permissions
@@ -306,6 +310,7 @@ class LedgerCog(commands.Cog, name="Ledger"):
             return
         if images is not None:
             await self.settings.set_images(interaction.guild_id, interaction.user.id, images == "on")
+        language_note = await set_channel_language(self.bot, interaction, language.value) if language else None
         cfg = await self.settings.set(
             interaction.guild_id,
             interaction.user.id,
@@ -318,6 +323,15 @@ class LedgerCog(commands.Cog, name="Ledger"):
         pics = "text only" if cfg.images is False else "on"
         await interaction.response.send_message(f"Tournament organisers: {org}. Ledger admins: {adm}. "
                                                 f"Card pictures: {pics}.", ephemeral=True)  # fmt: skip
+        if language_note is not None:
+            await interaction.followup.send(language_note, ephemeral=True)
+
+    @config_group.command(name="language", description="The language of your own messages: hands, DMs, replies")
+    @app_commands.describe(language="One of Tavolo's languages, or automatic: your Discord client's language")
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def language(self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]) -> None:
+        note = await set_reader_language(self.bot, interaction, language.value)
+        await interaction.response.send_message(note, ephemeral=True)
 
     # ============================================================== ratings upkeep
     async def on_table_update(self, u: TableUpdate) -> None:

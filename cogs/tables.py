@@ -28,7 +28,9 @@ from bot import requests
 from bot.engine.errors import IllegalAction
 from bot.engine.protocol import Action
 from bot.games import registry
+from bot.i18n import N_, _, _n, using
 from bot.images.scene import HandScene, RevealScene, Scene, TableScene
+from bot.render.errors import error_text
 from bot.services import services_of
 from bot.tables import screens
 from bot.tables.model import Table
@@ -38,27 +40,32 @@ from . import _components as comp
 from ._components import TableButton, TableSelect, decode_action, embed_of, view_of
 from ._game import TURN_TIMER_HELP, TurnTimer, reply_privately
 from ._layout import Message, embed_message, layout_message
+from ._locale import guild_locale, reader_locale, remember, user_locale
 from ._outbox import Outbox
 from ._pictures import Pictures
 
 log = logging.getLogger(__name__)
 
 EPHEMERAL_TTL = 14 * 60  # interaction tokens last 15 minutes; stop editing a fallback hand just before
-STALE = "That choice is out of date; use the latest message."
+STALE = N_("That choice is out of date; use the latest message.")
+UNAVAILABLE = N_("That choice is not available.")
+NOT_PLAYING = N_("You are not playing at this table.")
+HOST_ONLY = N_("Only the host (or a server manager) can do that.")
+WELCOME_BACK = N_("Welcome back: your seat is yours again.")
 
-#: the table message's buttons: operation -> (label, style, row); "end" names the game
+#: the table message's buttons: operation -> (label msgid, style, row); "end" names the game
 BUTTONS: dict[str, tuple[str, discord.ButtonStyle, int | None]] = {
-    "join": ("Join", discord.ButtonStyle.success, 0),
-    "leave": ("Leave", discord.ButtonStyle.secondary, 0),
-    "bot": ("Add computer", discord.ButtonStyle.secondary, 0),
-    "unbot": ("Remove computer", discord.ButtonStyle.secondary, 0),
-    "start": ("Start", discord.ButtonStyle.primary, 1),
-    "cancel": ("Cancel", discord.ButtonStyle.danger, 1),
-    "hand": ("My hand", discord.ButtonStyle.primary, None),
-    "back": ("I'm back", discord.ButtonStyle.secondary, None),
-    "vote": ("Vote to stop", discord.ButtonStyle.secondary, None),
-    "end": ("End {title} table", discord.ButtonStyle.danger, None),
-    "again": ("Play again", discord.ButtonStyle.success, None),
+    "join": (N_("Join"), discord.ButtonStyle.success, 0),
+    "leave": (N_("Leave"), discord.ButtonStyle.secondary, 0),
+    "bot": (N_("Add computer"), discord.ButtonStyle.secondary, 0),
+    "unbot": (N_("Remove computer"), discord.ButtonStyle.secondary, 0),
+    "start": (N_("Start"), discord.ButtonStyle.primary, 1),
+    "cancel": (N_("Cancel"), discord.ButtonStyle.danger, 1),
+    "hand": (N_("My hand"), discord.ButtonStyle.primary, None),
+    "back": (N_("I'm back"), discord.ButtonStyle.secondary, None),
+    "vote": (N_("Vote to stop"), discord.ButtonStyle.secondary, None),
+    "end": (N_("End {title} table"), discord.ButtonStyle.danger, None),
+    "again": (N_("Play again"), discord.ButtonStyle.success, None),
 }
 
 
@@ -153,8 +160,10 @@ class TablesCog(commands.Cog, name="Tables"):
         *,
         open_records: bool = False,
     ) -> None:
+        locale = await reader_locale(self.bot, interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
-            await interaction.response.send_message("Tables live in server channels.", ephemeral=True)
+            with using(locale):
+                await interaction.response.send_message(_("Tables live in server channels."), ephemeral=True)
             return
         try:
             t = await self.service.create(
@@ -168,13 +177,18 @@ class TablesCog(commands.Cog, name="Tables"):
                 open_records=open_records,
             )
         except TableError as e:
-            await interaction.response.send_message(str(e), ephemeral=True)
+            with using(locale):
+                await interaction.response.send_message(error_text(e, game_id), ephemeral=True)
             return
-        await interaction.response.send_message(
-            f"Your {registry.title(game_id)} table is open. Players click **Join** on the table message; "
-            "you click **Start** when the seats are filled.",
-            ephemeral=True,
-        )
+        with using(locale):
+            text = _(
+                "Your {game} table is open. Players click **{join}** on the table message; you click **{start}**"
+                " when the seats are filled.",
+                game=screens.game_title(game_id),
+                join=_("Join"),
+                start=_("Start"),
+            )
+        await interaction.response.send_message(text, ephemeral=True)
         await self._render_table_message(t)
 
     async def show_table(self, t: Table) -> None:
@@ -204,14 +218,18 @@ class TablesCog(commands.Cog, name="Tables"):
                     self._seat_seen[(t.id, seat)] = self._seat_digest(t, seat)
                     continue
                 self._schedule_private(t, seat, only_if_changed=u.kind == "action")
-        for i, settled in enumerate(u.settlements):
-            # the reveal is drawn from the view right after the hand, before the table moves on; the text says it all
-            reveal = screens.reveal_scene(t) if i == len(u.settlements) - 1 else None
-            self._queue_post(t.channel_id, screens.settlement_text(t, settled), reveal=reveal, guild_id=t.guild_id)
-        for notice in u.notices:
-            self._queue_post(t.channel_id, notice)
-        if u.kind == "finished" and t.game is not None:
-            self._queue_post(t.channel_id, screens.final_text(t))
+        if not (u.settlements or u.notices or (u.kind == "finished" and t.game is not None)):
+            return
+        with using(await guild_locale(self.bot, t.guild_id)):  # posts are made now, in the channel's language
+            for i, settled in enumerate(u.settlements):
+                # the reveal is drawn from the view right after the hand, before the table moves on; the text says it
+                reveal = screens.reveal_scene(t) if i == len(u.settlements) - 1 else None
+                text = screens.settlement_text(t, settled)
+                self._queue_post(t.channel_id, text, reveal=reveal, guild_id=t.guild_id)
+            for notice in u.notices:
+                self._queue_post(t.channel_id, error_text(notice) if isinstance(notice, BaseException) else notice)
+            if u.kind == "finished" and t.game is not None:
+                self._queue_post(t.channel_id, screens.final_text(t))
 
     def _seat_digest(self, t: Table, seat: int) -> str:
         """What must be up to date in a seat's private message: its private view (what differs from the public
@@ -228,7 +246,9 @@ class TablesCog(commands.Cog, name="Tables"):
         forced = self.service.forced_action(t, seat)
         # choices encoded as an index are bound to the version they were rendered at: while the seat has
         # choices, every new version re-renders them (others rarely act meanwhile: simultaneous phases only)
-        parts = (t.status, t.seats[seat].away, forced, private, legal, t.version if legal else None)
+        # the reader's language (as last read): a changed language re-renders the DM like a changed hand
+        lang = self._cached_locale(t.seats[seat].user_id)
+        parts = (t.status, t.seats[seat].away, forced, private, legal, t.version if legal else None, lang)
         return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
 
     def _schedule_private(self, t: Table, seat: int, *, only_if_changed: bool = False) -> None:
@@ -254,14 +274,26 @@ class TablesCog(commands.Cog, name="Tables"):
         user_id = t.seats[seat].user_id
         if user_id is None or not screens.is_moving(t, seat):
             return  # the turn passed before the reminder went out
-        text = f"about {seconds_left} s left before the computer plays for you."
         ch_id = t.messages.get(f"dmch:{seat}")
         if (t.id, seat) in self._dm_failed or t.messages.get(f"dmx:{seat}") or ch_id is None:
-            await self._post(t.channel_id, f"⏳ <@{user_id}>, it's your turn: {text}")
+            with using(await guild_locale(self.bot, t.guild_id)):
+                text = _(
+                    "⏳ {mention}, it's your turn: about {seconds} s left before the computer plays for you.",
+                    mention=_mention(user_id),
+                    seconds=seconds_left,
+                )
+            await self._post(t.channel_id, text)
             return
+        with using(await user_locale(self.bot, user_id)):
+            text = _(
+                "⏳ Your turn at table #{table} ({channel}): about {seconds} s left before the computer plays for you.",
+                table=str(t.id),
+                channel=_channel_mention(t.channel_id),
+                seconds=seconds_left,
+            )
         try:
             channel = self.bot.get_partial_messageable(ch_id, type=discord.ChannelType.private)
-            msg = await channel.send(f"⏳ Your turn at table #{t.id} (<#{t.channel_id}>): {text}")
+            msg = await channel.send(text)
         except discord.HTTPException:
             log.warning("could not remind seat %s of table %s", seat, t.id)
             return
@@ -327,17 +359,27 @@ class TablesCog(commands.Cog, name="Tables"):
 
     # ============================================================== the public table message
     async def _table_message(self, t: Table) -> tuple[Message, TableScene | None]:
-        """The table message from the public view: a V2 layout with the table picture when pictures are on (or
+        """The table message from the public view, in the channel's language (see :meth:`_table_message_in`)."""
+        with using(await guild_locale(self.bot, t.guild_id)):
+            return await self._table_message_in(t)
+
+    async def _table_message_in(self, t: Table) -> tuple[Message, TableScene | None]:
+        """The table message in the current locale: a V2 layout with the table picture when pictures are on (or
         when the message is V2 already: Discord never turns a V2 message back), else today's embed."""
         screen = screens.table_screen(t)
         spec = registry.get(t.game_id)
         items: list[discord.ui.Item[Any]] = []
         for op in screen.buttons:
             label, style, row = BUTTONS[op]
-            items.append(TableButton.make(t.id, op, label.format(title=spec.title), style=style, row=row))
+            text = _(label, title=screens.game_title(t.game_id)) if "{title}" in label else _(label)
+            items.append(TableButton.make(t.id, op, text, style=style, row=row))
         if len(screen.levels) > 1:
-            options = [(f"Add a computer: {lvl}", lvl, screens.LEVEL_HELP.get(lvl)) for lvl in screen.levels]
-            items.append(TableSelect.make(t.id, "addbot", 0, "", "Add a computer of a chosen level…", options, row=2))
+            options = [
+                (_("Add a computer: {level}", level=screens.level_name(lvl)), lvl, screens.LEVEL_HELP.get(lvl))
+                for lvl in screen.levels
+            ]
+            placeholder = _("Add a computer of a chosen level…")
+            items.append(TableSelect.make(t.id, "addbot", 0, "", placeholder, options, row=2))
         key = ("table", t.id)
         picture = screen.picture if await self.pictures.for_guild(t.guild_id) else None
         if picture is None and not self._is_v2(t, key):
@@ -428,15 +470,25 @@ class TablesCog(commands.Cog, name="Tables"):
 
     # ============================================================== private panels
     async def _private(self, t: Table, seat: int, key: tuple[Any, ...]) -> tuple[Message, HandScene | None]:
+        """A seat's hand in its player's language, rendered when it is sent (an Outbox edit runs later than it was
+        scheduled: the language is the one of that moment)."""
+        user_id = t.seats[seat].user_id
+        locale = await user_locale(self.bot, user_id) if user_id is not None else "en"
+        with using(locale):
+            return await self._private_in(t, seat, key)
+
+    async def _private_in(self, t: Table, seat: int, key: tuple[Any, ...]) -> tuple[Message, HandScene | None]:
         """A seat's hand from its own view only: V2 with the hand picture when the player's pictures are on."""
         screen = screens.seat_screen(t, seat, self.service.forced_action(t, seat))
         spec = registry.get(t.game_id)
-        author = f"{spec.title} — table #{t.id} — seat {seat + 1}"
+        author = _(
+            "{game} — table #{table} — seat {seat}", game=screens.game_title(t.game_id), table=str(t.id), seat=seat + 1
+        )
 
         def extra() -> list[discord.ui.Item[Any]]:
             if not screen.away:
                 return []
-            return [TableButton.make(t.id, "back", "I'm back", style=discord.ButtonStyle.primary)]
+            return [TableButton.make(t.id, "back", _("I'm back"), style=discord.ButtonStyle.primary)]
 
         user_id = t.seats[seat].user_id
         on = user_id is not None and await self.pictures.for_user(t.guild_id, user_id)
@@ -450,7 +502,7 @@ class TablesCog(commands.Cog, name="Tables"):
         name = self.pictures.filename("hand", picture) if picture is not None else None
         alt = ""
         if picture is not None:
-            alt = "Your hand: " + ", ".join(spec.renderer.card_label(c) for c in picture.cards_shown)
+            alt = _("Your hand: {cards}", cards=", ".join(spec.renderer.card_label(c) for c in picture.cards_shown))
         return layout_message(screen.panel, spec.colour, rows, picture=name, author=author, alt=alt), picture
 
     async def _render_dm(self, t: Table, seat: int) -> None:
@@ -487,11 +539,14 @@ class TablesCog(commands.Cog, name="Tables"):
             # DMs closed (50007) or blocked: never drop the player, point them at the ephemeral fallback.
             self._dm_failed.add((t.id, seat))
             await self.service.set_message(t.id, f"dmx:{seat}", 1)
-            await self._post(
-                t.channel_id,
-                f"<@{user_id}>, I can't send you direct messages. Click **My hand** on the table message "
-                "to see your cards and play.",
-            )
+            with using(await guild_locale(self.bot, t.guild_id)):
+                text = _(
+                    "{mention}, I can't send you direct messages. Click **{button}** on the table message to see your"
+                    " cards and play.",
+                    mention=_mention(user_id),
+                    button=_("My hand"),
+                )
+            await self._post(t.channel_id, text)
 
     async def _render_ephemeral(self, t: Table, seat: int) -> None:
         user_id = t.seats[seat].user_id
@@ -541,12 +596,39 @@ class TablesCog(commands.Cog, name="Tables"):
         self, interaction: discord.Interaction[Any], tid: int, op: str, ver: int, arg: str, values: list[str]
     ) -> None:
         handler = self._handlers.get(op)
-        try:
-            if handler is None:
-                raise TableError("Unknown control.")
-            await handler(Click(interaction, tid, op, ver, arg, values))
-        except TableError as e:
-            await reply_privately(interaction, str(e))
+        await remember(self.bot, interaction)  # before the click's update renders anything for this user
+        # the handlers' replies are private: made in the clicker's language (renders of others' messages set theirs)
+        with using(await reader_locale(self.bot, interaction)):
+            try:
+                if handler is None:
+                    raise TableError(N_("Unknown control."))
+                await handler(Click(interaction, tid, op, ver, arg, values))
+            except TableError as e:
+                await reply_privately(interaction, self._refusal(e, tid))
+
+    def _refusal(self, err: BaseException, tid: int | None = None) -> str:
+        """A refusal as text in the current locale (the engine's codes need the game that raised them)."""
+        t = self.service.tables.get(tid) if tid is not None else None
+        return error_text(err, t.game_id if t is not None else None)
+
+    def _cached_locale(self, user_id: int | None) -> str | None:
+        prefs = self.pictures.preferences
+        return prefs.cached_user_locale(user_id) if prefs is not None and user_id is not None else None
+
+    def relocalise_user(self, user_id: int) -> None:
+        """The user chose another language: send their hands again (in it) at every table they sit at."""
+        for t in list(self.service.tables.values()):
+            if t.game is None:
+                continue
+            for seat, s in enumerate(t.seats):
+                if s.user_id == user_id:
+                    self._schedule_private(t, seat)
+
+    def relocalise_guild(self, guild_id: int) -> None:
+        """The server's language changed: its table messages show it from their next render (now)."""
+        for t in list(self.service.tables.values()):
+            if t.guild_id == guild_id:
+                self._schedule_table(t)
 
     # one handler per operation of a custom id (``tb:<table>:<op>:...``); see ``_handlers``
     async def _join(self, c: Click) -> None:
@@ -556,8 +638,11 @@ class TablesCog(commands.Cog, name="Tables"):
     async def _leave(self, c: Click) -> None:
         if self.service.get(c.tid).status == "running":
             await c.interaction.response.send_message(
-                "Leave the game? The computer will play your seat (you can come back with **I'm back**).",
-                view=_confirm(c.tid, "leaveyes", "Yes, leave"),
+                _(
+                    "Leave the game? The computer will play your seat (you can come back with **{back}**).",
+                    back=_("I'm back"),
+                ),
+                view=_confirm(c.tid, "leaveyes", _("Yes, leave")),
                 ephemeral=True,
             )
             return
@@ -566,7 +651,7 @@ class TablesCog(commands.Cog, name="Tables"):
 
     async def _leave_confirmed(self, c: Click) -> None:
         await self.service.leave(c.tid, c.uid)
-        await c.interaction.response.edit_message(content="You left; the computer plays your seat.", view=None)
+        await c.interaction.response.edit_message(content=_("You left; the computer plays your seat."), view=None)
 
     async def _add_computer(self, c: Click) -> None:
         level = (c.values[0] if c.values else None) if c.op == "addbot" else None
@@ -584,38 +669,47 @@ class TablesCog(commands.Cog, name="Tables"):
     async def _ask_close(self, c: Click) -> None:
         t = self.service.get(c.tid)
         if c.uid != t.host_id and not _is_admin(c.interaction):
-            raise TableError("Only the host (or a server manager) can do that.")
-        what = "cancel this table" if c.op == "cancel" else "end this table now (an unfinished hand is not scored)"
+            raise TableError(HOST_ONLY)
+        if c.op == "cancel":
+            question = _("Really cancel this table?")
+        else:
+            question = _("Really end this table now (an unfinished hand is not scored)?")
         await c.interaction.response.send_message(
-            f"Really {what}?", view=_confirm(c.tid, c.op + "yes", "Yes"), ephemeral=True
+            question, view=_confirm(c.tid, c.op + "yes", _("Yes")), ephemeral=True
         )
 
     async def _cancel_confirmed(self, c: Click) -> None:
         await self.service.cancel(c.tid, c.uid, is_admin=_is_admin(c.interaction))
-        await c.interaction.response.edit_message(content="Table cancelled.", view=None)
+        await c.interaction.response.edit_message(content=_("Table cancelled."), view=None)
 
     async def _end_confirmed(self, c: Click) -> None:
         if self.service.get(c.tid).status == "lobby":
             await self.service.cancel(c.tid, c.uid, is_admin=_is_admin(c.interaction))
         else:
             await self.service.end(c.tid, c.uid, is_admin=_is_admin(c.interaction))
-        await c.interaction.response.edit_message(content="Table ended.", view=None)
+        await c.interaction.response.edit_message(content=_("Table ended."), view=None)
 
     async def _again(self, c: Click) -> None:
         new = await self.service.rematch(c.tid, c.uid, c.interaction.user.display_name)
         await c.interaction.response.send_message(
-            f"A new {registry.title(new.game_id)} table is open below, with the same options and computers. "
-            "The others click **Join**; you click **Start**.",
+            _(
+                "A new {game} table is open below, with the same options and computers. The others click **{join}**;"
+                " you click **{start}**.",
+                game=screens.game_title(new.game_id),
+                join=_("Join"),
+                start=_("Start"),
+            ),
             ephemeral=True,
         )
 
     async def _vote(self, c: Click) -> None:
         votes, humans = await self.service.vote_stop(c.tid, c.uid)
-        await c.interaction.response.send_message(f"Your vote is counted ({votes}/{humans}).", ephemeral=True)
+        text = _("Your vote is counted ({votes}/{humans}).", votes=votes, humans=humans)
+        await c.interaction.response.send_message(text, ephemeral=True)
 
     async def _back(self, c: Click) -> None:
         await self.service.reclaim(c.tid, c.uid)
-        await c.interaction.response.send_message("Welcome back: your seat is yours again.", ephemeral=True)
+        await c.interaction.response.send_message(_(WELCOME_BACK), ephemeral=True)
 
     async def _hand(self, c: Click) -> None:
         await self._show_hand(c.interaction, c.tid)
@@ -630,7 +724,7 @@ class TablesCog(commands.Cog, name="Tables"):
         except IllegalAction:
             raise StaleAction(STALE) from None
         if action is None or seat is None:
-            raise TableError("That choice is not available.")
+            raise TableError(UNAVAILABLE)
         await self._act(c.interaction, t, action, c.ver)
 
     async def _field(self, c: Click) -> None:
@@ -642,7 +736,7 @@ class TablesCog(commands.Cog, name="Tables"):
         offered = {card for f in fields if f["key"] == c.arg for card in f.get("from", [])}
         # a value that was never offered (a modified client) is refused now, not when Confirm fails
         if not c.values or not set(c.values) <= offered:
-            raise TableError("That choice is not available.")
+            raise TableError(UNAVAILABLE)
         self._picks.setdefault((c.tid, c.uid, c.ver), {})[c.arg] = c.values
         await c.interaction.response.defer()
 
@@ -651,14 +745,14 @@ class TablesCog(commands.Cog, name="Tables"):
         picks = self._picks.get((c.tid, c.uid, c.ver), {})
         base = decode_action(c.arg, lambda: [])
         if base is None:
-            raise TableError("That choice is not available.")
+            raise TableError(UNAVAILABLE)
         fields = screens.combo_fields(t, t.seat_of(c.uid))
         if fields is None:
             if t.seat_of(c.uid) is None or t.game is None:
-                raise TableError("You are not playing at this table.")
+                raise TableError(NOT_PLAYING)
             raise StaleAction(STALE)
         if any(f["key"] not in picks for f in fields):
-            raise TableError("Pick the cards in every menu first, then Confirm.")
+            raise TableError(N_("Pick the cards in every menu first, then Confirm."))
         action = dict(base)
         for f in fields:
             vals = picks[f["key"]]
@@ -675,7 +769,7 @@ class TablesCog(commands.Cog, name="Tables"):
             await self.service.act(t.id, uid, action, ver)
         except TableError as e:
             self._responding.discard(responding)
-            await reply_privately(interaction, str(e))
+            await reply_privately(interaction, self._refusal(e, t.id))
             if seat is not None and t.game is not None:
                 # the clicked message was out of date: send the hand again even if this process believes it is
                 # shown, so the player's message changes and shows what they may do now
@@ -715,7 +809,7 @@ class TablesCog(commands.Cog, name="Tables"):
         t = self.service.get(tid)
         seat = t.seat_of(interaction.user.id)
         if seat is None or t.game is None:
-            raise TableError("You are not playing at this table.")
+            raise TableError(NOT_PLAYING)
         key = ("eph", t.id, seat)
         self._v2.pop(key, None)  # a new message: its form is chosen afresh
         self._attached.pop(key, None)
@@ -729,24 +823,26 @@ class TablesCog(commands.Cog, name="Tables"):
     def _here(self, interaction: discord.Interaction[Any]) -> Table:
         t = self.service.in_channel(interaction.channel_id or 0)
         if t is None:
-            raise TableError("There is no open table in this channel.")
+            raise TableError(N_("There is no open table in this channel."))
         return t
 
     async def swap_seats(self, interaction: discord.Interaction[Any], game_id: str, a: int, b: int) -> None:
         """``/<game> swap``: exchange two lobby seats (partnership games)."""
         t = self.service.in_channel(interaction.channel_id or 0)
-        if t is None or t.game_id != game_id:
-            await interaction.response.send_message(
-                f"There is no {registry.title(game_id)} lobby in this channel.", ephemeral=True
-            )
-            return
-        await self.service.swap_seats(t.id, interaction.user.id, a, b)
-        await interaction.response.send_message(f"Seats {a + 1} and {b + 1} swapped.", ephemeral=True)
+        with using(await reader_locale(self.bot, interaction)):
+            if t is None or t.game_id != game_id:
+                text = _("There is no {game} lobby in this channel.", game=screens.game_title(game_id))
+                await interaction.response.send_message(text, ephemeral=True)
+                return
+            await self.service.swap_seats(t.id, interaction.user.id, a, b)
+            text = _("Seats {a} and {b} swapped.", a=a + 1, b=b + 1)
+        await interaction.response.send_message(text, ephemeral=True)
 
     @table.command(name="status", description="Show the table in this channel again (re-posts its message)")
     async def status(self, interaction: discord.Interaction[Any]) -> None:
         t = self._here(interaction)
-        await interaction.response.send_message("Here is the table.", ephemeral=True)
+        with using(await reader_locale(self.bot, interaction)):
+            await interaction.response.send_message(_("Here is the table."), ephemeral=True)
         old = t.messages.get("table")
         await self.service.set_message(t.id, "table", None)
         for known in (self._rendered, self._attached, self._v2):
@@ -765,35 +861,44 @@ class TablesCog(commands.Cog, name="Tables"):
     @app_commands.describe(mode="on: pictures with the text; off: text only; server: the server's setting")
     async def images(self, interaction: discord.Interaction[Any], mode: Literal["on", "off", "server"]) -> None:
         if self.pictures.preferences is None:
-            raise TableError("Preferences are not available.")
+            raise TableError(N_("Preferences are not available."))
         await self.pictures.preferences.set_images(interaction.user.id, None if mode == "server" else mode == "on")
-        what = {"on": "Card pictures on", "off": "Text only", "server": "As this server is set"}[mode]
-        await interaction.response.send_message(f"{what} for your hands, from your next update.", ephemeral=True)
+        with using(await reader_locale(self.bot, interaction)):
+            text = {
+                "on": _("Card pictures on for your hands, from your next update."),
+                "off": _("Text only for your hands, from your next update."),
+                "server": _("Card pictures as this server is set for your hands, from your next update."),
+            }[mode]
+        await interaction.response.send_message(text, ephemeral=True)
 
     @table.command(name="back", description="Take your seat back from the computer")
     async def back(self, interaction: discord.Interaction[Any]) -> None:
         await self.service.reclaim(self._here(interaction).id, interaction.user.id)
-        await interaction.response.send_message("Welcome back: your seat is yours again.", ephemeral=True)
+        with using(await reader_locale(self.bot, interaction)):
+            await interaction.response.send_message(_(WELCOME_BACK), ephemeral=True)
 
     @table.command(name="timer", description="Host: set the turn timer of this table")
     @app_commands.describe(seconds=TURN_TIMER_HELP)
     async def timer(self, interaction: discord.Interaction[Any], seconds: TurnTimer) -> None:
         t = self._here(interaction)
         if interaction.user.id != t.host_id and not _is_admin(interaction):
-            raise TableError("Only the host can change the timer.")
+            raise TableError(N_("Only the host can change the timer."))
         await self.service.set_timeout(t.id, seconds)
-        await interaction.response.send_message(f"Turn timer set to {seconds} seconds.", ephemeral=True)
+        with using(await reader_locale(self.bot, interaction)):
+            text = _n("Turn timer set to {n} second.", "Turn timer set to {n} seconds.", seconds)
+        await interaction.response.send_message(text, ephemeral=True)
 
     @table.command(name="end", description="Host: end or cancel the table in this channel")
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         t = self._here(interaction)
         if interaction.user.id != t.host_id and not _is_admin(interaction):
-            raise TableError("Only the host (or a server manager) can do that.")
-        await interaction.response.send_message(
-            "Really end this table? An unfinished hand is not scored.",
-            view=_confirm(t.id, "endyes", "Yes, end it"),
-            ephemeral=True,
-        )
+            raise TableError(HOST_ONLY)
+        with using(await reader_locale(self.bot, interaction)):
+            await interaction.response.send_message(
+                _("Really end this table? An unfinished hand is not scored."),
+                view=_confirm(t.id, "endyes", _("Yes, end it")),
+                ephemeral=True,
+            )
 
     # ============================================================== restart
     async def restore(self) -> None:
@@ -864,6 +969,14 @@ def _rows_of(items: list[discord.ui.Item[Any]]) -> list[list[discord.ui.Item[Any
                 rows.append([])
             rows[-1].append(item)
     return rows
+
+
+def _mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def _channel_mention(channel_id: int) -> str:
+    return f"<#{channel_id}>"
 
 
 def _confirm(tid: int, op: str, label: str) -> discord.ui.View:

@@ -25,6 +25,7 @@ from bot.db import Database
 from bot.engine.errors import EngineError, IllegalAction, InvalidOptions
 from bot.engine.protocol import Action, Game, Settlement, replay
 from bot.engine.rng import make_rng
+from bot.errors import Refusal
 from bot.games import registry
 from bot.ledger import Ledger, SeatRef, settlement_key
 
@@ -37,7 +38,7 @@ log = logging.getLogger(__name__)
 REMIND_AT = 0.5
 
 
-class TableError(Exception):
+class TableError(Refusal):
     """A request the service refuses; ``str(err)`` is a short sentence for the user."""
 
 

@@ -284,8 +284,9 @@ class FakeDiscord:
 
     # -- building the world ------------------------------------------------------------
 
-    def add_guild(self, name: str) -> st.Guild:
+    def add_guild(self, name: str, *, preferred_locale: str = "en-US") -> st.Guild:
         guild = self.world.new_guild(name, self.owner)
+        guild.preferred_locale = preferred_locale
         guild.members[self.bot_user.id] = st.Member(self.bot_user, st.DEFAULT_MEMBER_PERMISSIONS)
         for fake_user in self.users.values():
             guild.members[fake_user.id] = st.Member(fake_user.user, fake_user.permissions)
@@ -325,12 +326,15 @@ class FakeDiscord:
         *,
         admin: bool = False,
         permissions: int | None = None,
+        locale: str = "en-US",
     ) -> FakeUser:
-        """A human member of every guild (current and future). ``admin`` adds Manage Server."""
+        """A human member of every guild (current and future). ``admin`` adds Manage Server; ``locale`` is their
+        Discord client's language (``FakeUser.locale`` changes it later)."""
         perms = st.DEFAULT_MEMBER_PERMISSIONS if permissions is None else permissions
         if admin:
             perms |= st.PERM_MANAGE_GUILD
         user = self.world.new_user(name, dms_closed=dms_closed)
+        user.locale = locale
         fake_user = FakeUser(self, user, perms)
         self.users[user.id] = fake_user
         for guild in self.world.guilds.values():
@@ -646,7 +650,7 @@ class FakeDiscord:
             "data": data,
             "token": token,
             "version": 1,
-            "locale": "en-US",
+            "locale": user.user.locale,
             "app_permissions": str(st.DEFAULT_MEMBER_PERMISSIONS),
             "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,
@@ -654,12 +658,13 @@ class FakeDiscord:
         }
         channel_payload = channel.payload(self.world)
         if channel.guild_id is not None:
-            member = self.world.guilds[channel.guild_id].members[user.id]
+            guild = self.world.guilds[channel.guild_id]
+            member = guild.members[user.id]
             channel_payload["permissions"] = str(member.permissions)
             payload.update(
                 guild_id=str(channel.guild_id),
-                guild={"id": str(channel.guild_id), "locale": "en-US", "features": []},
-                guild_locale="en-US",
+                guild={"id": str(channel.guild_id), "locale": guild.preferred_locale, "features": []},
+                guild_locale=guild.preferred_locale,
                 member=member.payload(with_permissions=True),
                 context=0,
                 authorizing_integration_owners={"0": str(channel.guild_id)},

@@ -97,6 +97,8 @@ class User:
     name: str
     bot: bool = False
     dms_closed: bool = False
+    #: the language of the user's Discord client: what their interactions carry as ``locale``
+    locale: str = "en-US"
 
     def payload(self) -> JSON:
         return {
@@ -219,6 +221,8 @@ class Guild:
     channel_ids: list[int] = field(default_factory=list)
     created_at: str = field(default_factory=iso_now)
     roles: dict[int, str] = field(default_factory=dict)  # extra roles: id -> name
+    #: the server's language (Server Settings > Community): ``preferred_locale``, and interactions' ``guild_locale``
+    preferred_locale: str = "en-US"
 
     def role_payload(self, role_id: int, name: str) -> JSON:
         """A plain role (no permissions of its own), e.g. an organiser role a bot setting refers to."""
@@ -270,7 +274,7 @@ class Guild:
             "banner": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.preferred_locale,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
         }

@@ -157,6 +157,15 @@ class FakeUser:
     def dms_closed(self, value: bool) -> None:
         self.user.dms_closed = value
 
+    @property
+    def locale(self) -> str:
+        """Their Discord client's language (a Discord locale code: ``ko``, ``en-US``…), sent with each interaction."""
+        return self.user.locale
+
+    @locale.setter
+    def locale(self, value: str) -> None:
+        self.user.locale = value
+
     # -- reading ----------------------------------------------------------------------
 
     @property
