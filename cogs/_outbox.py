@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot import requests
+from bot.i18n import SOURCE, using
 
 log = logging.getLogger(__name__)
 
@@ -18,6 +19,9 @@ class Outbox:
     at least ``interval`` seconds (from the start of one to the start of the next, whether or not a change came
     during the edit: Discord allows 5 edits per 5 s in a channel). The render function runs when the edit is
     sent, so it always shows the latest state and a burst of changes becomes one edit.
+
+    A render chooses its message's language itself (``with using(locale)`` inside the callback), so it is the
+    reader's language at the time of sending; renders start from English, whatever scheduled them.
 
     ``tolerance`` (see :mod:`bot.requests`): how long the key's requests may wait behind more urgent ones when
     the bot's request budget is short; waiting only merges more changes into the next edit.
@@ -55,7 +59,9 @@ class Outbox:
             render, tolerance = self._dirty.pop(key)
             self._last[key] = self.clock()
             try:
-                with requests.tolerating(tolerance):
+                # a render sets the language of its reader itself, when it runs; the task was created inside
+                # whichever click scheduled it first, whose locale must not leak into another reader's message
+                with requests.tolerating(tolerance), using(SOURCE):
                     await render()
             except Exception:
                 log.exception("render of %s failed", key)

@@ -222,7 +222,8 @@ class TablesCog(commands.Cog, name="Tables"):
             return
         with using(await guild_locale(self.bot, t.guild_id)):  # posts are made now, in the channel's language
             for i, settled in enumerate(u.settlements):
-                # the reveal is drawn from the view right after the hand, before the table moves on; the text says it
+                # the reveal is drawn from the view right after the hand, before the table moves on; the text says
+                # it all
                 reveal = screens.reveal_scene(t) if i == len(u.settlements) - 1 else None
                 text = screens.settlement_text(t, settled)
                 self._queue_post(t.channel_id, text, reveal=reveal, guild_id=t.guild_id)
@@ -806,6 +807,7 @@ class TablesCog(commands.Cog, name="Tables"):
             self._ephemeral[(t.id, uid)] = (interaction, time.monotonic())
 
     async def _show_hand(self, interaction: discord.Interaction[Any], tid: int) -> None:
+        await remember(self.bot, interaction)  # the hand below is rendered in the language of this very client
         t = self.service.get(tid)
         seat = t.seat_of(interaction.user.id)
         if seat is None or t.game is None:

@@ -152,3 +152,44 @@ async def test_preferences_survive_a_restart(db_target: str) -> None:
             await prefs.set_user_locale(1, "de")
     finally:
         await db.close()
+
+
+async def test_an_outbox_render_is_in_the_language_of_its_reader_at_render_time() -> None:
+    """A DM's render runs later than it was scheduled (coalesced): it reads its reader's language when it runs,
+    and never inherits the language of the click that happened to schedule it."""
+    from bot.i18n import current, using
+    from cogs._outbox import Outbox
+
+    outbox = Outbox(0.0)
+    reader = {"locale": "ko"}
+    seen: list[tuple[str, str]] = []
+
+    async def render() -> None:
+        inherited = current()
+        with using(reader["locale"]):
+            seen.append((inherited, current()))
+
+    with using("ru"):  # the click of a Russian player schedules the DM of a Korean one
+        outbox.schedule("dm", render)
+    reader["locale"] = "pl"  # the reader changes language before the edit goes out
+    await outbox.drain()
+    assert seen == [("en", "pl")]
+
+
+async def test_help_in_every_language_within_discords_limits() -> None:
+    from bot.i18n import SUPPORTED, using
+    from cogs._translator import offline_bot
+    from cogs.help import help_embed
+
+    async with offline_bot() as bot:
+        for loc in SUPPORTED:
+            with using(loc):
+                embed = help_embed(bot.tree)
+            assert len(embed) <= 6000 and len(embed.fields) <= 25
+            assert all(len(f.value or "") <= 1024 for f in embed.fields)
+            names = [f.name for f in embed.fields]
+            if loc == "en":
+                assert "At a table" in names and "**Join**" in (embed.description or "")
+            else:
+                assert "At a table" not in names and "**Join**" not in (embed.description or ""), loc
+                assert "/tavolo language" not in "\n".join(f.value or "" for f in embed.fields), loc  # localised
