@@ -95,6 +95,11 @@ async def test_every_message_in_its_readers_language(fake_discord: FakeDiscord, 
         tm = with_button(fake, channel, "hand")
         assert tm is not None and button(tm, "hand")["label"] == "La mia mano"  # type: ignore[index]
         assert "Mighty — mano 1 di 1" in tm.text() and "Asta" in tm.text()
+        # the Italian table's "My hand" answers Ivan privately, in Russian
+        b = button(tm, "hand")
+        assert b is not None
+        private = await (await ivan.click(tm, custom_id=str(b["custom_id"]))).reply()
+        assert private.flags & 64 and HEADING["ru"] in private.text() and HEADING["it"] not in private.text()
 
         players = [Player(fake, u, random.Random(i)) for i, u in enumerate((alice, kim, ivan))]
         await play_until(fake, players, lambda: mighty.status == "finished", timeout=20)
