@@ -1,20 +1,29 @@
 """Per-user and per-server preferences: card pictures (``user_settings.images``, migration 006) and languages (008).
 
 Discord-free. ``None`` means "not chosen": the server's setting (or the default) applies. Read on every render of a
-player's hand or a table message, so each row is read once and then kept in memory (this process is its only
-writer). A language is stored twice: the explicit choice (``/tavolo language``, ``/tavolo config language:``) and
-the Discord language last seen (a client's ``interaction.locale``, a server's preferred locale), so a message sent
-without an interaction (a DM after another player's move) still knows its reader's language.
+player's hand or a table message, so each row is kept in memory once read. A server's rows have one writer (the
+process whose shard holds the server); a user's rows may be written by any process (a player of servers on several
+shards), so a user's cached row is read again after :data:`USER_TTL` seconds: a language or picture choice made
+through another process reaches this one's DMs within that time.
+
+A language is stored twice: the explicit choice (``/tavolo language``, ``/tavolo config language:``) and the Discord
+language last seen (a client's ``interaction.locale``, a server's preferred locale), so a message sent without an
+interaction (a DM after another player's move) still knows its reader's language.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.db import Database
 from bot.i18n import SUPPORTED
 
-__all__ = ["Languages", "Preferences"]
+__all__ = ["USER_TTL", "Languages", "Preferences"]
+
+#: seconds a user's cached preferences are trusted before they are read again (other processes may write them)
+USER_TTL = 60.0
 
 _NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
@@ -38,15 +47,27 @@ def _checked(locale: str | None) -> str | None:
 
 
 class Preferences:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.db = db
+        self.clock = clock
         self._images: dict[int, bool | None] = {}
         self._users: dict[int, Languages] = {}
         self._guilds: dict[int, Languages] = {}
+        self._read_at: dict[int, float] = {}  # user id -> when its row was last read
+
+    def _fresh(self, user_id: int) -> bool:
+        """Whether the user's cached row may be used; a stale one is forgotten (read again on next use)."""
+        read_at = self._read_at.get(user_id)
+        if read_at is not None and self.clock() - read_at < USER_TTL:
+            return True
+        self._images.pop(user_id, None)
+        self._users.pop(user_id, None)
+        self._read_at[user_id] = self.clock()
+        return False
 
     async def images(self, user_id: int) -> bool | None:
         """The user's choice for card pictures, ``None`` when they made none."""
-        if user_id in self._images:
+        if self._fresh(user_id) and user_id in self._images:
             return self._images[user_id]
         row = await self.db.fetchone("SELECT images FROM user_settings WHERE user_id = ?", (user_id,))
         value = None if row is None or row[0] is None else bool(row[0])
@@ -65,7 +86,7 @@ class Preferences:
 
     # -- a user's language ------------------------------------------------------------------------------------
     async def user_languages(self, user_id: int) -> Languages:
-        if user_id not in self._users:
+        if not self._fresh(user_id) or user_id not in self._users:
             row = await self.db.fetchone(
                 "SELECT locale, client_locale FROM user_settings WHERE user_id = ?", (user_id,)
             )

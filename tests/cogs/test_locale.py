@@ -154,6 +154,28 @@ async def test_preferences_survive_a_restart(db_target: str) -> None:
         await db.close()
 
 
+async def test_a_users_choice_made_in_another_process_reaches_this_one(db_target: str) -> None:
+    """A player of servers on two shards: the process that did not take their ``/tavolo language`` reads it
+    again once its cached row is older than USER_TTL (a server's rows have one writer and are not re-read)."""
+    from bot.preferences import USER_TTL
+
+    db = await Database.open(db_target)
+    try:
+        now = [0.0]
+        here, there = Preferences(db, clock=lambda: now[0]), Preferences(db)
+        assert (await here.user_languages(1)).effective is None
+        assert await here.images(1) is None
+        await there.set_user_locale(1, "ko")
+        await there.set_images(1, False)
+        now[0] += USER_TTL / 2
+        assert (await here.user_languages(1)).effective is None  # still the cached row
+        now[0] += USER_TTL
+        assert (await here.user_languages(1)).effective == "ko"
+        assert await here.images(1) is False
+    finally:
+        await db.close()
+
+
 async def test_an_outbox_render_is_in_the_language_of_its_reader_at_render_time() -> None:
     """A DM's render runs later than it was scheduled (coalesced): it reads its reader's language when it runs,
     and never inherits the language of the click that happened to schedule it."""
