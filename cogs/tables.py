@@ -28,6 +28,7 @@ from bot import requests
 from bot.engine.errors import IllegalAction
 from bot.engine.protocol import Action
 from bot.games import registry
+from bot.i18n import using
 from bot.images.scene import HandScene, RevealScene, Scene, TableScene
 from bot.services import services_of
 from bot.tables import screens
@@ -38,6 +39,7 @@ from . import _components as comp
 from ._components import TableButton, TableSelect, decode_action, embed_of, view_of
 from ._game import TURN_TIMER_HELP, TurnTimer, reply_privately
 from ._layout import Message, embed_message, layout_message
+from ._locale import channel_locale
 from ._outbox import Outbox
 from ._pictures import Pictures
 
@@ -208,8 +210,11 @@ class TablesCog(commands.Cog, name="Tables"):
             # the reveal is drawn from the view right after the hand, before the table moves on; the text says it all
             reveal = screens.reveal_scene(t) if i == len(u.settlements) - 1 else None
             self._queue_post(t.channel_id, screens.settlement_text(t, settled), reveal=reveal, guild_id=t.guild_id)
-        for notice in u.notices:
-            self._queue_post(t.channel_id, notice)
+        if u.notices:  # the service's notices, written in the channel's language
+            with using(await channel_locale(self.bot, t.guild_id)):
+                notices = [n.text() for n in u.notices]
+            for notice in notices:
+                self._queue_post(t.channel_id, notice)
         if u.kind == "finished" and t.game is not None:
             self._queue_post(t.channel_id, screens.final_text(t))
 
