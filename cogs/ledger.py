@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import registry
-from bot.i18n import N_, _, _n, _p, num, using
+from bot.i18n import N_, _, _n, _p, num, signed, using
 from bot.ledger import HistoryRow, Ledger, LedgerRefusal
 from bot.ledger.texts import amount_text, currency_name
 from bot.ratings import Profile, Ratings
@@ -151,10 +151,7 @@ class LedgerCog(commands.Cog, name="Ledger"):
             await self._refuse(interaction, e)
             return
         with using(await reader_locale(self.bot, interaction)):
-            lines = [
-                f"**{currency_name(cur)}**: {amount_text(value, cur, sign_points=True)}"
-                for cur, value in totals.items()
-            ]
+            lines = [f"**{currency_name(cur)}**: {signed(value)}" for cur, value in totals.items()]
             embed = discord.Embed(
                 title=_("Balance of {name}", name=target.display_name), description="\n".join(lines), colour=0xF1C40F
             )
