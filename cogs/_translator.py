@@ -10,6 +10,7 @@ failing. The module also lists every such string for ``python -m bot.i18n extrac
 
 from __future__ import annotations
 
+import asyncio
 import re
 import tempfile
 from collections.abc import AsyncIterator
@@ -134,8 +135,12 @@ async def offline_bot() -> AsyncIterator[TavoloBot]:
             return None
 
         bot._sync_commands = no_sync  # type: ignore[method-assign]
+        # cogs that wait for the gateway's READY (tournaments resume then) wait on this, not fail: never logged in
+        bot._ready = asyncio.Event()
         await bot.setup_hook()
         try:
             yield bot
         finally:
+            for name in list(bot.cogs):  # their unload stops what they started
+                await bot.remove_cog(name)
             await bot.close_services()  # never connected: no gateway to close

@@ -14,6 +14,7 @@ import asyncio
 import io
 import logging
 import re
+from datetime import datetime
 from typing import Any, Literal
 
 import discord
@@ -21,14 +22,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import registry
-from bot.ledger import HistoryRow, Ledger
+from bot.i18n import N_, _, _n, _p, num, signed, using
+from bot.ledger import HistoryRow, Ledger, LedgerRefusal
+from bot.ledger.texts import amount_text, currency_name
 from bot.ratings import Profile, Ratings
+from bot.render.errors import error_text
 from bot.services import services_of
 from bot.tables.service import TableUpdate
 from bot.tournaments import GuildSettings
 
 from ._game import game_autocomplete, manages_or_has_role
-from ._locale import LANGUAGE_CHOICES, set_channel_language, set_reader_language
+from ._locale import LANGUAGE_CHOICES, channel_locale, reader_locale, set_channel_language, set_reader_language
 
 log = logging.getLogger(__name__)
 
@@ -47,18 +51,51 @@ SEASON_CHOICES = [
 
 
 def _fmt_amounts(amounts: dict[str, int]) -> str:
-    parts = [f"{v:+d} {cur}" for cur, v in amounts.items() if v or cur != "point"]
-    return ", ".join(parts) or "0"
+    parts = [amount_text(v, cur, sign_points=True) for cur, v in amounts.items() if v or cur != "point"]
+    return ", ".join(parts) or num(0)
+
+
+def _game(game_id: str) -> str:
+    return _p("game", registry.title(game_id)) if registry.exists(game_id) else game_id
+
+
+def _user(user_id: int) -> str:
+    """A mention (outside the ``_()`` call: the extractor skips f-strings among its arguments)."""
+    return f"<@{user_id}>"
+
+
+def _date(when: datetime) -> str:
+    """A date Discord shows in each reader's own format."""
+    return f"<t:{int(when.timestamp())}:d>"
+
+
+def _dec(x: float) -> str:
+    """A rating figure with one decimal, in the locale's digits."""
+    return num(round(x, 1))
+
+
+def _pct(x: float) -> str:
+    return num(round(x * 100))
 
 
 def _history_line(row: HistoryRow) -> str:
     when = f"<t:{int(row.created_at.timestamp())}:d>"
+    amounts = _fmt_amounts(dict(row.amounts))
     if row.kind == "adjustment":
-        who = f" by <@{row.actor_id}>" if row.actor_id else ""
-        return f"{when} adjustment {_fmt_amounts(dict(row.amounts))}{who}: {row.reason}"
-    title = registry.title(row.game) if row.game else "?"
-    hand = f" hand {row.hand_index + 1}" if row.hand_index is not None else ""
-    return f"{when} {title} table #{row.table_id}{hand}: {_fmt_amounts(dict(row.amounts))}"
+        if row.actor_id:
+            return _(
+                "{when} adjustment {amounts} by {who}: {reason}",
+                when=when, amounts=amounts, who=_user(row.actor_id), reason=row.reason,
+            )  # fmt: skip
+        return _("{when} adjustment {amounts}: {reason}", when=when, amounts=amounts, reason=row.reason)
+    game = _game(row.game) if row.game else "?"
+    table = str(row.table_id)
+    if row.hand_index is not None:
+        return _(
+            "{when} {game} table #{table} hand {hand}: {amounts}",
+            when=when, game=game, table=table, hand=row.hand_index + 1, amounts=amounts,
+        )  # fmt: skip
+    return _("{when} {game} table #{table}: {amounts}", when=when, game=game, table=table, amounts=amounts)
 
 
 class LedgerCog(commands.Cog, name="Ledger"):
@@ -108,11 +145,30 @@ class LedgerCog(commands.Cog, name="Ledger"):
     ) -> None:
         target = user or interaction.user
         assert interaction.guild_id is not None
-        totals = await self.ledger.balance(interaction.guild_id, target.id, season=season)  # type: ignore[arg-type]
-        lines = [f"**{cur}**: {value:+d}" for cur, value in totals.items()]
-        embed = discord.Embed(title=f"Balance of {target.display_name}", description="\n".join(lines), colour=0xF1C40F)
-        embed.set_footer(text="Current season" if season == "current" else "All seasons")
+        try:
+            totals = await self.ledger.balance(interaction.guild_id, target.id, season=season)  # type: ignore[arg-type]
+        except LedgerRefusal as e:
+            await self._refuse(interaction, e)
+            return
+        with using(await reader_locale(self.bot, interaction)):
+            lines = [f"**{currency_name(cur)}**: {signed(value)}" for cur, value in totals.items()]
+            embed = discord.Embed(
+                title=_("Balance of {name}", name=target.display_name), description="\n".join(lines), colour=0xF1C40F
+            )
+            embed.set_footer(text=_("Current season") if season == "current" else _("All seasons"))
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def _refuse(self, interaction: discord.Interaction[Any], err: LedgerRefusal) -> None:
+        """The ledger's refusal, privately, in the reader's language."""
+        with using(await reader_locale(self.bot, interaction)):
+            text = error_text(err)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def _private(self, interaction: discord.Interaction[Any], msgid: str, **params: Any) -> None:
+        """A short private reply from the catalogue, in the reader's language."""
+        with using(await reader_locale(self.bot, interaction)):
+            text = _(msgid, **params)
+        await interaction.response.send_message(text, ephemeral=True)
 
     @ledger_group.command(name="history", description="A player's last settled hands and adjustments")
     @app_commands.describe(user="Whose history (default: yours)")
@@ -120,8 +176,10 @@ class LedgerCog(commands.Cog, name="Ledger"):
         target = user or interaction.user
         assert interaction.guild_id is not None
         rows = await self.ledger.history(interaction.guild_id, target.id, limit=15)
-        text = "\n".join(_history_line(r) for r in rows) or "Nothing settled yet."
-        embed = discord.Embed(title=f"History of {target.display_name}", description=text[:4096], colour=0xF1C40F)
+        with using(await reader_locale(self.bot, interaction)):
+            text = "\n".join(_history_line(r) for r in rows) or _("Nothing settled yet.")
+            title = _("History of {name}", name=target.display_name)
+        embed = discord.Embed(title=title, description=text[:4096], colour=0xF1C40F)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @ledger_group.command(name="export", description="Server managers: download this server's ledger as CSV")
@@ -129,11 +187,14 @@ class LedgerCog(commands.Cog, name="Ledger"):
     async def export(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild_id is not None
         if not await self.is_admin(interaction):
-            await interaction.response.send_message("Only server managers can export the ledger.", ephemeral=True)
+            await self._private(interaction, N_("Only server managers can export the ledger."))
             return
+        # the CSV keeps its English column keys: it is read by programs and spreadsheets, not only people
         data = await self.ledger.export_csv(interaction.guild_id)
         file = discord.File(io.BytesIO(data.encode()), filename=f"tavolo-ledger-{interaction.guild_id}.csv")
-        await interaction.response.send_message("The ledger of this server:", file=file, ephemeral=True)
+        with using(await reader_locale(self.bot, interaction)):
+            text = _("The ledger of this server (one row per entry; the columns are described in the README):")
+        await interaction.response.send_message(text, file=file, ephemeral=True)
 
     @app_commands.command(name="leaderboard", description="The best players of a game in this server")
     @app_commands.guild_only()
@@ -152,38 +213,60 @@ class LedgerCog(commands.Cog, name="Ledger"):
             by = "total"
         if not registry.exists(game):
             names = ", ".join(f"`{g}`" for g in registry.ids())
-            await interaction.response.send_message(f"Unknown game `{game}`; try {names}.", ephemeral=True)
+            await self._private(interaction, N_("Unknown game `{game}`; try {names}."), game=game, names=names)
             return
         spec = registry.get(game)
         medals = {0: "🥇", 1: "🥈", 2: "🥉"}
         if by == "rating":
             await self.ratings.sync()  # fold in anything booked since the last update
             rated = await self.ratings.leaderboard(interaction.guild_id, game, limit=10)
-            lines = [
-                f"{medals.get(i, f'{i + 1}.')} <@{r.user_id}> — rating {r.ordinal:.1f} (μ {r.mu:.1f}, σ {r.sigma:.1f})"
-                f" · {r.wins} wins · {r.games} rated"
-                for i, r in enumerate(rated)
-            ]
-            title = f"{spec.title} leaderboard — rating"
+            rows = []
         else:
-            currency = spec.currency
-            rows = await self.ledger.leaderboard(
-                interaction.guild_id,
-                game=game,
-                currency=currency,
-                season=season,  # type: ignore[arg-type]
-                by=by,
-                limit=10,
-            )
-            lines = [
-                f"{medals.get(i, f'{i + 1}.')} <@{r.user_id}> — {r.total:+d} {currency}"
-                f" · {r.wins} wins · {r.games} played"
-                for i, r in enumerate(rows)
-            ]
-            title = f"{spec.title} leaderboard"
-        embed = discord.Embed(
-            title=title, description="\n".join(lines) or "Nobody has finished a game yet.", colour=0xF1C40F
-        )
+            rated = []
+            try:
+                rows = await self.ledger.leaderboard(
+                    interaction.guild_id,
+                    game=game,
+                    currency=spec.currency,
+                    season=season,  # type: ignore[arg-type]
+                    by=by,
+                    limit=10,
+                )
+            except LedgerRefusal as e:
+                await self._refuse(interaction, e)
+                return
+        # a public reply: the channel's language
+        with using(await channel_locale(self.bot, interaction.guild_id, interaction)):
+            if by == "rating":
+                lines = [
+                    _(
+                        "{rank} {who} — rating {ordinal} (μ {mu}, σ {sigma}) · {wins} · {rated}",
+                        rank=medals.get(i, f"{i + 1}."),
+                        who=_user(r.user_id),
+                        ordinal=_dec(r.ordinal),
+                        mu=_dec(r.mu),
+                        sigma=_dec(r.sigma),
+                        wins=_n("{n} win", "{n} wins", r.wins),
+                        rated=_n("{n} rated", "{n} rated", r.games),
+                    )
+                    for i, r in enumerate(rated)
+                ]
+                title = _("{game} leaderboard — rating", game=_game(game))
+            else:
+                lines = [
+                    _(
+                        "{rank} {who} — {total} · {wins} · {played}",
+                        rank=medals.get(i, f"{i + 1}."),
+                        who=_user(r.user_id),
+                        total=amount_text(r.total, spec.currency, sign_points=True),
+                        wins=_n("{n} win", "{n} wins", r.wins),
+                        played=_n("{n} played", "{n} played", r.games),
+                    )
+                    for i, r in enumerate(rows)
+                ]
+                title = _("{game} leaderboard", game=_game(game))
+            empty = _("Nobody has finished a game yet.")
+        embed = discord.Embed(title=title, description="\n".join(lines) or empty, colour=0xF1C40F)
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     # ============================================================== profiles
@@ -195,13 +278,18 @@ class LedgerCog(commands.Cog, name="Ledger"):
         assert interaction.guild_id is not None
         await self.ratings.sync()
         prof = await self.ratings.profile(interaction.guild_id, target.id)
-        embed = discord.Embed(title=f"Profile of {target.display_name}", colour=0xF1C40F)
-        for field_name, value in profile_fields(prof):
-            embed.add_field(name=field_name, value=value[:1024], inline=False)
-        if not prof.games:
-            embed.description = "No finished games in this server yet."
-        else:
-            embed.description = f"{prof.played} settled hands/games in this server (all seasons)."
+        with using(await reader_locale(self.bot, interaction)):
+            embed = discord.Embed(title=_("Profile of {name}", name=target.display_name), colour=0xF1C40F)
+            for field_name, value in profile_fields(prof):
+                embed.add_field(name=field_name, value=value[:1024], inline=False)
+            if not prof.games:
+                embed.description = _("No finished games in this server yet.")
+            else:
+                embed.description = _n(
+                    "{n} settled hand or game in this server (all seasons).",
+                    "{n} settled hands or games in this server (all seasons).",
+                    prof.played,
+                )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ============================================================== admin: adjustments, seasons, roles
@@ -227,63 +315,79 @@ class LedgerCog(commands.Cog, name="Ledger"):
     ) -> None:
         assert interaction.guild_id is not None
         if not await self.is_admin(interaction):
-            await interaction.response.send_message("Only server managers or the ledger admin role can adjust.",
-                                                    ephemeral=True)  # fmt: skip
+            await self._private(interaction, N_("Only server managers or the ledger admin role can adjust."))
             return
         try:
             entry = await self.ledger.adjust(
                 interaction.guild_id, user.id, currency, amount, interaction.user.id, reason, name=user.display_name
             )
-        except ValueError as e:
-            await interaction.response.send_message(str(e), ephemeral=True)
+        except LedgerRefusal as e:
+            await self._refuse(interaction, e)
             return
-        await interaction.response.send_message(
-            f"Recorded entry #{entry}: {amount:+d} {currency} for <@{user.id}> by <@{interaction.user.id}> — {reason}",
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        with using(await channel_locale(self.bot, interaction.guild_id, interaction)):
+            text = _(
+                "Recorded entry #{entry}: {amount} for {user} by {admin} — {reason}",
+                entry=str(entry), amount=amount_text(amount, currency, sign_points=True), user=_user(user.id),
+                admin=_user(interaction.user.id), reason=reason,
+            )  # fmt: skip
+        await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
 
     @season_group.command(name="close", description="Admins: archive this season's balances and start a new one")
     async def season_close(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild_id is not None
         if not await self.is_admin(interaction):
-            await interaction.response.send_message("Only server managers or the ledger admin role can do that.",
-                                                    ephemeral=True)  # fmt: skip
+            await self._private(interaction, N_("Only server managers or the ledger admin role can do that."))
             return
         current = await self.ledger.current_season(interaction.guild_id)
         number = current.number if current else 1
-        view = discord.ui.View(timeout=None)
-        view.add_item(SeasonCloseButton.make(interaction.guild_id))
-        await interaction.response.send_message(
-            f"Close season {number}? Balances start again at zero in season {number + 1}; all history stays "
-            "(see `/ledger balance season:all`).",
-            view=view,
-            ephemeral=True,
-        )
+        with using(await reader_locale(self.bot, interaction)):
+            view = discord.ui.View(timeout=None)
+            view.add_item(SeasonCloseButton.make(interaction.guild_id))
+            text = _(
+                "Close season {n}? Balances start again at zero in season {next}; all history stays "
+                "(see `/ledger balance season:all`).",
+                n=number,
+                next=number + 1,
+            )
+        await interaction.response.send_message(text, view=view, ephemeral=True)
 
     async def confirm_season_close(self, interaction: discord.Interaction[Any], guild_id: int) -> None:
         if interaction.guild_id != guild_id or not await self.is_admin(interaction):
-            await interaction.response.send_message("Only server managers or the ledger admin role can do that.",
-                                                    ephemeral=True)  # fmt: skip
+            await self._private(interaction, N_("Only server managers or the ledger admin role can do that."))
             return
         new = await self.ledger.close_season(guild_id, interaction.user.id)
-        await interaction.response.edit_message(content=f"Season {new.number - 1} closed.", view=None)
+        with using(await reader_locale(self.bot, interaction)):
+            done = _("Season {n} closed.", n=new.number - 1)
+        await interaction.response.edit_message(content=done, view=None)
         assert interaction.channel_id is not None
+        # the announcement is the channel's: its language, not the admin's
+        with using(await channel_locale(self.bot, guild_id, interaction)):
+            text = _(
+                "📅 Season {n} is closed (by {admin}); season {next} starts now.",
+                n=new.number - 1,
+                admin=_user(interaction.user.id),
+                next=new.number,
+            )
         await self.bot.get_partial_messageable(interaction.channel_id).send(
-            f"📅 Season {new.number - 1} is closed (by <@{interaction.user.id}>); season {new.number} starts now.",
-            allowed_mentions=discord.AllowedMentions.none(),
+            text, allowed_mentions=discord.AllowedMentions.none()
         )
 
     @season_group.command(name="info", description="The seasons of this server")
     async def season_info(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild_id is not None
         seasons = await self.ledger.seasons(interaction.guild_id)
-        lines = [
-            f"Season {s.number}: <t:{int(s.started_at.timestamp())}:d> → "
-            + (f"<t:{int(s.closed_at.timestamp())}:d>" if s.closed_at else "now")
-            for s in seasons
-        ]
-        await interaction.response.send_message("\n".join(lines) or "Season 1 starts with the first game.",
-                                                ephemeral=True)  # fmt: skip
+        with using(await reader_locale(self.bot, interaction)):
+            lines = [
+                _(
+                    "Season {n}: {start} → {end}",
+                    n=s.number,
+                    start=_date(s.started_at),
+                    end=_date(s.closed_at) if s.closed_at else _("now"),
+                )
+                for s in seasons
+            ]
+            text = "\n".join(lines) or _("Season 1 starts with the first game.")
+        await interaction.response.send_message(text, ephemeral=True)
 
     @config_group.command(name="config", description="Server managers: organiser and ledger admin roles, card pictures")
     @app_commands.describe(
@@ -306,7 +410,7 @@ class LedgerCog(commands.Cog, name="Ledger"):
         assert interaction.guild_id is not None
         perms = interaction.permissions
         if not perms.manage_guild:
-            await interaction.response.send_message("Only server managers can change the settings.", ephemeral=True)
+            await self._private(interaction, N_("Only server managers can change the settings."))
             return
         if images is not None:
             await self.settings.set_images(interaction.guild_id, interaction.user.id, images == "on")
@@ -318,11 +422,13 @@ class LedgerCog(commands.Cog, name="Ledger"):
             admin_role_id=admin_role.id if admin_role else None,
             clear=clear,
         )
-        org = f"<@&{cfg.organiser_role_id}>" if cfg.organiser_role_id else "anyone may host"
-        adm = f"<@&{cfg.admin_role_id}>" if cfg.admin_role_id else "Manage Server only"
-        pics = "text only" if cfg.images is False else "on"
-        await interaction.response.send_message(f"Tournament organisers: {org}. Ledger admins: {adm}. "
-                                                f"Card pictures: {pics}.", ephemeral=True)  # fmt: skip
+        with using(await reader_locale(self.bot, interaction)):
+            org = f"<@&{cfg.organiser_role_id}>" if cfg.organiser_role_id else _("anyone may host")
+            adm = f"<@&{cfg.admin_role_id}>" if cfg.admin_role_id else _("Manage Server only")
+            pics = _("text only") if cfg.images is False else _p("pictures", "on")
+            text = _("Tournament organisers: {org}. Ledger admins: {adm}. Card pictures: {pics}.", org=org, adm=adm,
+                     pics=pics)  # fmt: skip
+        await interaction.response.send_message(text, ephemeral=True)
         if language_note is not None:
             await interaction.followup.send(language_note, ephemeral=True)
 
@@ -367,8 +473,9 @@ class SeasonCloseButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
 
     @classmethod
     def make(cls, guild_id: int) -> SeasonCloseButton:
+        # (made inside the reader's locale: the label is theirs)
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label="Yes, close the season", style=discord.ButtonStyle.danger, custom_id=f"tv:season:close:{guild_id}"
+            label=_("Yes, close the season"), style=discord.ButtonStyle.danger, custom_id=f"tv:season:close:{guild_id}"
         )
         return cls(button, guild_id)
 
@@ -382,30 +489,67 @@ class SeasonCloseButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = _CONFIRM.get("cog")
         if cog is None:
-            await interaction.response.send_message("Tavolo is starting up; try again.", ephemeral=True)
+            with using(interaction.locale):  # (no cog: no stored preference to read)
+                text = _("Tavolo is starting up; try again.")
+            await interaction.response.send_message(text, ephemeral=True)
             return
         await cog.confirm_season_close(interaction, self.guild_id)
 
 
+def _contract_word(word: str) -> str:
+    # the games' profile facts name what a declarer declares: a contract (Mediatore) or a bid (Mighty)
+    return _p("profile", "bid") if word == "bid" else _p("profile", "contract")
+
+
 def profile_fields(prof: Profile) -> list[tuple[str, str]]:
+    """One embed field per game of a profile, in the current locale."""
     out = []
     for game, g in prof.games.items():
-        title = registry.title(game)
         facts = registry.get(game).profile if registry.exists(game) else None
-        lines = [
-            f"{g.games} played · {g.wins} won ({g.win_rate:.0%}) · total {g.total:+d} {g.currency}"
-            if g.currency != "point"
-            else f"{g.games} played · {g.wins} won ({g.win_rate:.0%}) · {g.total} points in all"
-        ]
+        played, won = _n("{n} played", "{n} played", g.games), _n("{n} won", "{n} won", g.wins)
+        if g.currency != "point":
+            total = amount_text(g.total, g.currency, sign_points=True)
+            line = _("{played} · {won} ({rate}%) · total {total}", played=played, won=won, rate=_pct(g.win_rate),
+                     total=total)  # fmt: skip
+        else:
+            total = _n("{n} point in all", "{n} points in all", g.total)
+            line = _("{played} · {won} ({rate}%) · {total}", played=played, won=won, rate=_pct(g.win_rate),
+                     total=total)  # fmt: skip
+        lines = [line]
         if g.rating is not None:
-            lines.append(f"Rating {g.rating.ordinal:.1f} (μ {g.rating.mu:.1f}, σ {g.rating.sigma:.1f})")
+            lines.append(
+                _(
+                    "Rating {ordinal} (μ {mu}, σ {sigma})",
+                    ordinal=_dec(g.rating.ordinal),
+                    mu=_dec(g.rating.mu),
+                    sigma=_dec(g.rating.sigma),
+                )
+            )
         if g.contracts:
-            label = facts.contract_word if facts is not None else "contract"
-            parts = [f"{label} {c}: {made}/{n} made ({made / n:.0%})" for c, (made, n) in sorted(g.contracts.items())]
-            lines.append("Declared: " + "; ".join(parts))
+            label = _contract_word(facts.contract_word if facts is not None else "contract")
+            parts = [
+                _(
+                    "{label} {contract}: {made}/{n} made ({rate}%)",
+                    label=label,
+                    contract=c,
+                    made=made,
+                    n=n,
+                    rate=_pct(made / n),
+                )
+                for c, (made, n) in sorted(g.contracts.items())
+            ]
+            lines.append(_("Declared: {parts}", parts="; ".join(parts)))
         if g.rounds:
-            lines.append(f"Bid accuracy: {g.exact_bids}/{g.rounds} rounds exact ({g.bid_accuracy:.0%})")
-        out.append((title, "\n".join(lines)))
+            lines.append(
+                _n(
+                    "Bid accuracy: {exact}/{n} round exact ({rate}%)",
+                    "Bid accuracy: {exact}/{n} rounds exact ({rate}%)",
+                    g.rounds,
+                    exact=g.exact_bids,
+                    rate=_pct(g.bid_accuracy),
+                )
+            )
+        out.append((_game(game), "\n".join(lines)))
     return out
 
 

@@ -12,6 +12,7 @@ import hashlib
 import io
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -19,15 +20,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import registry
+from bot.i18n import N_, _, _p, using
 from bot.records import RecordError, format_record, parse_record
 from bot.records.pages import ReplayPage, finished_hands, replay_pages
 from bot.records.replay import replay
+from bot.render.errors import error_text
 from bot.services import services_of
 from bot.tables.hand_records import hands_over, pages_of, record_of
 from bot.tables.model import Table
 from bot.tables.service import TableError, TableService
 
 from ._game import reply_privately
+from ._locale import reader_locale
 
 MAX_RECORD_BYTES = 512 * 1024
 FILES_KEPT = 64
@@ -75,7 +79,7 @@ class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rq
             discord.SelectOption(label=p.title[:100], value=str(i), default=i == current) for i, p in enumerate(pages)
         ][:25]
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"rq:{src}:{hand}", placeholder="Jump to a trick…", options=options
+            custom_id=f"rq:{src}:{hand}", placeholder=_("Jump to a trick…"), options=options
         )
         return cls(select, src, hand)
 
@@ -129,17 +133,22 @@ class RecordsCog(commands.Cog, name="Records"):
             hand: app_commands.Range[int, 1, 100_000] | None = None,
             file: discord.Attachment | None = None,
         ) -> None:
-            if file is not None:
-                await self._replay_file(interaction, file, hand)
-                return
-            t = await self._table_here(interaction)
-            over = hands_over(t)
-            if not over:
-                raise TableError("No hand of this table is finished yet.")
-            h = over[-1] if hand is None else hand - 1
-            if h not in over:
-                raise TableError(f"Hand {h + 1} is not finished (finished: {_hand_list(over)}).")
-            await self._show(interaction, f"t{t.id}", t, h, 0, new=True)
+            try:
+                if file is not None:
+                    await self._replay_file(interaction, file, hand)
+                    return
+                t = await self._table_here(interaction)
+                over = hands_over(t)
+                if not over:
+                    raise TableError(N_("No hand of this table is finished yet."))
+                h = over[-1] if hand is None else hand - 1
+                if h not in over:
+                    raise TableError(
+                        N_("Hand {n} is not finished (finished: {hands})."), n=h + 1, hands=_hand_list(over)
+                    )
+                await self._show(interaction, f"t{t.id}", t, h, 0, new=True)
+            except TableError as e:
+                await self._refuse(interaction, e)
 
         return app_commands.Command(
             name="replay", description="Go through a finished hand trick by trick (only for you)", callback=replay_cmd
@@ -150,23 +159,43 @@ class RecordsCog(commands.Cog, name="Records"):
         async def export_cmd(
             interaction: discord.Interaction[Any], hand: app_commands.Range[int, 1, 100_000] | None = None
         ) -> None:
-            t = await self._table_here(interaction)
-            if t.is_open:
-                # the record holds the seed, which deals every hand: it would show cards still in play
-                raise TableError("A table can be exported once it is over (the record reveals every card dealt).")
-            if not t.open_records and t.seat_of(interaction.user.id) is None and not _manages(interaction):
-                raise TableError("Only the players of that table can export it.")
-            h = None if hand is None else hand - 1
-            if h is not None and h not in hands_over(t):
-                raise TableError(f"That table has no finished hand {hand}.")
+            try:
+                t = await self._table_here(interaction)
+                if t.is_open:
+                    # the record holds the seed, which deals every hand: it would show cards still in play
+                    raise TableError(
+                        N_("A table can be exported once it is over (the record reveals every card dealt).")
+                    )
+                if not t.open_records and t.seat_of(interaction.user.id) is None and not _manages(interaction):
+                    raise TableError(N_("Only the players of that table can export it."))
+                h = None if hand is None else hand - 1
+                if h is not None and h not in hands_over(t):
+                    raise TableError(N_("That table has no finished hand {n}."), n=hand)
+            except TableError as e:
+                await self._refuse(interaction, e)
+                return
+            # the record file is a format (English keywords, like the CSV export): only the message is translated
             text = format_record(record_of(t, h))
             name = f"tavolo-{t.game_id}-table{t.id}" + (f"-hand{hand}" if hand else "") + ".txt"
+            with using(await reader_locale(self.bot, interaction)):
+                game = _p("game", registry.title(t.game_id))
+                if hand:
+                    reply = _(
+                        "The record of {game} table #{table}, hand {n}. "
+                        "Replay it with `/table replay file:` or `tavolo replay FILE`.",
+                        game=game,
+                        table=str(t.id),
+                        n=hand,
+                    )
+                else:
+                    reply = _(
+                        "The record of {game} table #{table}. "
+                        "Replay it with `/table replay file:` or `tavolo replay FILE`.",
+                        game=game,
+                        table=str(t.id),
+                    )
             await interaction.response.send_message(
-                f"The record of {registry.title(t.game_id)} table #{t.id}"
-                + (f", hand {hand}" if hand else "")
-                + ". Replay it with `/table replay file:` or `tavolo replay FILE`.",
-                file=discord.File(io.BytesIO(text.encode()), filename=name),
-                ephemeral=True,
+                reply, file=discord.File(io.BytesIO(text.encode()), filename=name), ephemeral=True
             )
 
         return app_commands.Command(
@@ -176,8 +205,14 @@ class RecordsCog(commands.Cog, name="Records"):
     async def _table_here(self, interaction: discord.Interaction[Any]) -> Table:
         t = await self.service.latest_in_channel(interaction.channel_id or 0)
         if t is None:
-            raise TableError("No table has been played in this channel yet.")
+            raise TableError(N_("No table has been played in this channel yet."))
         return t
+
+    async def _refuse(self, interaction: discord.Interaction[Any], err: TableError) -> None:
+        """A refusal, privately, in the reader's language."""
+        with using(await reader_locale(self.bot, interaction)):
+            text = error_text(err)
+        await reply_privately(interaction, text)
 
     # ============================================================== pages
     async def turn_page(self, interaction: discord.Interaction[Any], src: str, hand: int, page: int) -> None:
@@ -185,28 +220,30 @@ class RecordsCog(commands.Cog, name="Records"):
             if src.startswith("f"):
                 record = self._files.get(src[1:])
                 if record is None:
-                    raise TableError("That replay came from a file; attach it again with `/table replay file:`.")
+                    raise TableError(N_("That replay came from a file; attach it again with `/table replay file:`."))
                 await self._show_record(interaction, src, record, hand, page, new=False)
                 return
             t = await self.service.table_with_log(int(src[1:]))
             if t is None:
-                raise TableError("That table no longer exists.")
+                raise TableError(N_("That table no longer exists."))
             await self._show(interaction, src, t, hand, page, new=False)
         except TableError as e:
-            await reply_privately(interaction, str(e))
+            await self._refuse(interaction, e)
 
     async def _show(
         self, interaction: discord.Interaction[Any], src: str, t: Table, hand: int, page: int, *, new: bool
     ) -> None:
-        pages = pages_of(t, hand, t.seat_of(interaction.user.id))
-        title = f"{registry.title(t.game_id)} — table #{t.id}"
+        with using(await reader_locale(self.bot, interaction)):
+            pages = pages_of(t, hand, t.seat_of(interaction.user.id))
+            title = _("{game} — table #{table}", game=_p("game", registry.title(t.game_id)), table=str(t.id))
         await self._send(interaction, src, title, t.game_id, pages, hand, page, new=new)
 
     async def _show_record(
         self, interaction: discord.Interaction[Any], src: str, record: Any, hand: int, page: int, *, new: bool
     ) -> None:
-        pages = replay_pages(record, hand)
-        title = f"{registry.title(record.game)} — record"
+        with using(await reader_locale(self.bot, interaction)):
+            pages = replay_pages(record, hand)
+            title = _("{game} — record", game=_p("game", registry.title(record.game)))
         await self._send(interaction, src, title, record.game, pages, hand, page, new=new)
 
     async def _send(
@@ -222,12 +259,13 @@ class RecordsCog(commands.Cog, name="Records"):
         new: bool,
     ) -> None:
         page = max(0, min(page, len(pages) - 1))
-        embed = _page_embed(title, pages[page], page, len(pages), registry.get(game_id).colour)
-        view = discord.ui.View(timeout=None)
-        view.add_item(ReplayButton.make(src, hand, page - 1, "p", disabled=page == 0))
-        view.add_item(ReplayButton.make(src, hand, page + 1, "n", disabled=page >= len(pages) - 1))
-        if len(pages) > 1:
-            view.add_item(ReplaySelect.make(src, hand, pages, page))
+        with using(await reader_locale(self.bot, interaction)):
+            embed = _page_embed(title, pages[page], page, len(pages), registry.get(game_id).colour)
+            view = discord.ui.View(timeout=None)
+            view.add_item(ReplayButton.make(src, hand, page - 1, "p", disabled=page == 0))
+            view.add_item(ReplayButton.make(src, hand, page + 1, "n", disabled=page >= len(pages) - 1))
+            if len(pages) > 1:
+                view.add_item(ReplaySelect.make(src, hand, pages, page))
         if new:
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
         else:
@@ -237,24 +275,27 @@ class RecordsCog(commands.Cog, name="Records"):
         self, interaction: discord.Interaction[Any], file: discord.Attachment, hand: int | None
     ) -> None:
         if file.size > MAX_RECORD_BYTES:
-            raise TableError("That file is too big for a hand record.")
+            raise TableError(N_("That file is too big for a hand record."))
         raw = await file.read()
         try:
             record = parse_record(raw.decode("utf-8"))
             done = replay(record)
         except UnicodeDecodeError:
-            raise TableError("That file is not a text file.") from None
+            raise TableError(N_("That file is not a text file.")) from None
         except RecordError as e:
-            raise TableError(f"That record is not valid: {e}.") from None
+            # (the parser's reason names a line of the file and stays as it says it)
+            raise TableError(N_("That record is not valid: {reason}."), reason=str(e)) from None
         over = finished_hands(done)
         if record.hand is not None and record.hand not in over:
             over = sorted({*over, record.hand})  # a record cut at one hand (``/table export hand:``)
         if not over:
-            raise TableError("That record holds no finished hand.")
+            raise TableError(N_("That record holds no finished hand."))
         default = record.hand if record.hand is not None and record.hand in over else over[-1]
         h = default if hand is None else hand - 1
         if h not in over:
-            raise TableError(f"That record has no finished hand {h + 1} (finished: {_hand_list(over)}).")
+            raise TableError(
+                N_("That record has no finished hand {n} (finished: {hands})."), n=h + 1, hands=_hand_list(over)
+            )
         key = hashlib.blake2b(raw, digest_size=8).hexdigest()
         self._files[key] = record
         self._files.move_to_end(key)
@@ -263,8 +304,9 @@ class RecordsCog(commands.Cog, name="Records"):
         await self._show_record(interaction, f"f{key}", record, h, 0, new=True)
 
 
-def _hand_list(hands: list[int]) -> str:
-    return ", ".join(str(h + 1) for h in hands) or "none"
+def _hand_list(hands: list[int]) -> Callable[[], str]:
+    """The finished hands' numbers (a lazy parameter: "none" is a word of the reader's language)."""
+    return lambda: ", ".join(str(h + 1) for h in hands) or _p("hands", "none")
 
 
 def _manages(interaction: discord.Interaction[Any]) -> bool:
@@ -273,7 +315,8 @@ def _manages(interaction: discord.Interaction[Any]) -> bool:
 
 
 def _page_embed(title: str, page: ReplayPage, index: int, count: int, colour: int) -> discord.Embed:
-    """One page within Discord's embed limits (6,000 characters in all, 1,024 a field, 25 fields)."""
+    """One page within Discord's embed limits (6,000 characters in all, 1,024 a field, 25 fields); call inside the
+    reader's locale."""
     embed = discord.Embed(title=f"{title} — {page.title}"[:256], colour=colour)
     budget = EMBED_BUDGET - len(embed.title or "")
     desc = "\n".join(page.lines)[:2000] or "—"
@@ -281,7 +324,7 @@ def _page_embed(title: str, page: ReplayPage, index: int, count: int, colour: in
     budget -= len(desc)
     fields: list[tuple[str, str]] = []
     if page.hands:
-        fields.append(("Hands at the deal", "\n".join(f"{n}: {c}" for n, c in page.hands)))
+        fields.append((_("Hands at the deal"), "\n".join(f"{n}: {c}" for n, c in page.hands)))
     fields += [(s.name, s.value) for s in page.public.sections]
     if page.own is not None:  # what only the viewer saw: their private sections
         public = {(s.name, s.value) for s in page.public.sections}
@@ -292,7 +335,9 @@ def _page_embed(title: str, page: ReplayPage, index: int, count: int, colour: in
             break
         embed.add_field(name=name, value=value, inline=False)
         budget -= len(name) + len(value)
-    embed.set_footer(text=f"Page {index + 1} of {count} · only public cards and your own are shown")
+    embed.set_footer(
+        text=_("Page {page} of {count} · only public cards and your own are shown", page=index + 1, count=count)
+    )
     return embed
 
 

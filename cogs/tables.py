@@ -228,7 +228,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 text = screens.settlement_text(t, settled)
                 self._queue_post(t.channel_id, text, reveal=reveal, guild_id=t.guild_id)
             for notice in u.notices:
-                self._queue_post(t.channel_id, error_text(notice) if isinstance(notice, BaseException) else notice)
+                self._queue_post(t.channel_id, notice.text())
             if u.kind == "finished" and t.game is not None:
                 self._queue_post(t.channel_id, screens.final_text(t))
 

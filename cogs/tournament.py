@@ -19,6 +19,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import registry
+from bot.i18n import N_, _, _n, _p, using
+from bot.ledger.texts import amount_text
+from bot.render.errors import error_text
 from bot.services import services_of
 from bot.tables.service import TableError
 from bot.tournaments import (
@@ -33,6 +36,7 @@ from bot.tournaments import (
 )
 
 from ._game import TURN_TIMER_HELP, TurnTimer, game_autocomplete, manages_or_has_role, parse_rounds, reply_privately
+from ._locale import channel_locale, reader_locale
 from ._outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -68,29 +72,31 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         fn = _handler.get("fn")
         if fn is None:
-            await interaction.response.send_message("Tavolo is starting up; try again in a moment.", ephemeral=True)
+            with using(interaction.locale):  # (no cog yet: no stored preference to read)
+                text = _("Tavolo is starting up; try again in a moment.")
+            await interaction.response.send_message(text, ephemeral=True)
             return
         await fn(interaction, self.tid, self.op)
 
 
-def _fmt(value: int, currency: str) -> str:
-    return f"{value} points" if currency == "point" else f"{value:+d} {currency}"
-
-
 def standings_lines(t: Tournament, rows: list[Standing], limit: int = 25) -> list[str]:
+    """The ranked players, one line each, in the current locale."""
     primary = registry.currency(t.game)
     lines = []
     for s in rows[:limit]:
-        extra = [f"{s.tables_won} table win(s)", f"{s.hands_won} hand(s) won"]
+        extra = [
+            _n("{n} table win", "{n} table wins", s.tables_won),
+            _n("{n} hand won", "{n} hands won", s.hands_won),
+        ]
         if primary != "stake" and s.totals.get("stake"):
-            extra.insert(0, _fmt(s.totals["stake"], "stake"))
+            extra.insert(0, amount_text(s.totals["stake"], "stake"))
         if s.byes:
-            extra.append(f"{s.byes} bye(s)")
-        flags = (" 🤖" if s.afk else "") + (" (withdrawn)" if s.withdrawn else "")
+            extra.append(_n("{n} bye", "{n} byes", s.byes))
+        flags = (" 🤖" if s.afk else "") + (" " + _("(withdrawn)") if s.withdrawn else "")
         rank = MEDALS.get(s.rank, f"{s.rank}.")
-        lines.append(f"{rank} **{s.name}**{flags} — {_fmt(s.score, primary)} · " + " · ".join(extra))
+        lines.append(f"{rank} **{s.name}**{flags} — {amount_text(s.score, primary)} · " + " · ".join(extra))
     if len(rows) > limit:
-        lines.append(f"… and {len(rows) - limit} more")
+        lines.append(_n("… and {n} more", "… and {n} more", len(rows) - limit))
     return lines
 
 
@@ -153,7 +159,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
             parent = getattr(channel, "parent_id", None)
             t = self.service.in_channel(parent or 0)
         if t is None:
-            raise TournamentError("There is no tournament in this channel.")
+            raise TournamentError(N_("There is no tournament in this channel."))
         return t
 
     # ============================================================== Discord side effects
@@ -176,25 +182,34 @@ class TournamentCog(commands.Cog, name="Tournament"):
             self._schedule_signup(t)
         if u.kind in ("round", "table", "standings", "finished", "cancelled", "started"):
             self._schedule_standings(t)
+        locale = await channel_locale(self.bot, t.guild_id)
         for notice in u.notices:
-            await self._post(t.channel_id, notice)
+            with using(locale):
+                text = notice.text()
+            await self._post(t.channel_id, text)
         if u.kind == "round":
             tables_cog: Any = self.bot.get_cog("Tables")
             for rt in u.tables:
                 humans = " ".join(f"<@{uid}>" for uid in rt.seats if uid is not None)
                 if rt.thread_id is not None:
-                    await self._post(
-                        rt.thread_id,
-                        f"**{t.title}** — round {rt.round}, table {rt.table_no}: {humans}. Good luck!",
-                        mentions=True,
-                    )
+                    with using(locale):
+                        text = _(
+                            "**{title}** — round {round}, table {table}: {players}. Good luck!",
+                            title=t.display_title(),
+                            round=rt.round,
+                            table=rt.table_no,
+                            players=humans,
+                        )
+                    await self._post(rt.thread_id, text, mentions=True)
                 if tables_cog is not None and rt.table_id is not None and rt.table_id in self.service.tables.tables:
                     await tables_cog.show_table(self.service.tables.tables[rt.table_id])
         if u.kind == "finished":
             rows = await self.service.standings(t.id)
             podium = [s for s in rows if s.rank <= 3]
-            lines = standings_lines(t, podium, limit=10)
-            await self._post(t.channel_id, f"🏆 **{t.title} — final podium**\n" + "\n".join(lines))
+            with using(locale):
+                lines = standings_lines(t, podium, limit=10)
+                head = _("🏆 **{title} — final podium**", title=t.display_title())
+            await self._post(t.channel_id, head + "\n" + "\n".join(lines))
 
     async def _post(self, channel_id: int, text: str, *, mentions: bool = False) -> None:
         allowed = discord.AllowedMentions(users=True) if mentions else discord.AllowedMentions.none()
@@ -208,28 +223,46 @@ class TournamentCog(commands.Cog, name="Tournament"):
         self.outbox.schedule(("signup", t.id), lambda: self._render_signup(t))
 
     async def _signup_embed(self, t: Tournament) -> tuple[discord.Embed, discord.ui.View | None]:
+        """The sign-up message (a channel message: call inside the channel's locale)."""
         players = await self.service.players(t.id)
-        opts = ", ".join(f"{k}={v}" for k, v in sorted(t.options.items())) or "defaults"
-        hands = "full game" if t.hands_per_round == 0 else f"{t.hands_per_round} hand(s)"
+        # options as typed in /tournament create (name=value): data, not words
+        opts = ", ".join(f"{k}={v}" for k, v in sorted(t.options.items())) or _("defaults")
+        if t.hands_per_round == 0:
+            hands = _("full game per table")
+        else:
+            hands = _n("{n} hand per table", "{n} hands per table", t.hands_per_round)
+        fill = _("computers") if t.fill == "computer" else _("byes")
         desc = (
-            f"Host: <@{t.host_id}> · {t.rounds} round(s) · {hands} per table · fill: {t.fill} · options: {opts}\n"
-            "Click **Join** to play. The host (or an organiser) clicks **Start**. `/tournament rules` explains "
-            "the draw and the standings."
+            _(
+                "Host: {host} · {rounds} · {hands} · fill: {fill} · options: {options}",
+                host="<@" + str(t.host_id) + ">",
+                rounds=_n("{n} round", "{n} rounds", t.rounds),
+                hands=hands,
+                fill=fill,
+                options=opts,
+            )
+            + "\n"
+            + _(
+                "Click **Join** to play. The host (or an organiser) clicks **Start**. `/tournament rules` explains "
+                "the draw and the standings."
+            )
         )
-        embed = discord.Embed(title=f"🏆 {t.title} — sign-up", description=desc, colour=COLOUR)
+        embed = discord.Embed(title=_("🏆 {title} — sign-up", title=t.display_title()), description=desc, colour=COLOUR)
         names = "\n".join(f"{i}. {p.name}" for i, p in enumerate(players, start=1)) or "—"
-        embed.add_field(name=f"Players ({len(players)})", value=names[:1024], inline=False)
+        embed.add_field(name=_("Players ({n})", n=len(players)), value=names[:1024], inline=False)
         if t.status != "signup":
-            embed.title = f"🏆 {t.title} — " + ("sign-up closed" if t.status != "cancelled" else "cancelled")
+            state = _("sign-up closed") if t.status != "cancelled" else _p("tournament", "cancelled")
+            embed.title = _("🏆 {title} — {state}", title=t.display_title(), state=state)
             return embed, None
         view = discord.ui.View(timeout=None)
-        view.add_item(TournamentButton.make(t.id, "join", "Join", discord.ButtonStyle.success))
-        view.add_item(TournamentButton.make(t.id, "leave", "Leave", discord.ButtonStyle.secondary))
-        view.add_item(TournamentButton.make(t.id, "start", "Start", discord.ButtonStyle.primary))
+        view.add_item(TournamentButton.make(t.id, "join", _p("button", "Join"), discord.ButtonStyle.success))
+        view.add_item(TournamentButton.make(t.id, "leave", _p("button", "Leave"), discord.ButtonStyle.secondary))
+        view.add_item(TournamentButton.make(t.id, "start", _p("button", "Start"), discord.ButtonStyle.primary))
         return embed, view
 
     async def _render_signup(self, t: Tournament) -> None:
-        embed, view = await self._signup_embed(t)
+        with using(await channel_locale(self.bot, t.guild_id)):
+            embed, view = await self._signup_embed(t)
         await self._put(t, "signup", embed, view)
 
     async def _put(self, t: Tournament, key: str, embed: discord.Embed, view: discord.ui.View | None) -> None:
@@ -250,28 +283,41 @@ class TournamentCog(commands.Cog, name="Tournament"):
         self.outbox.schedule(("standings", t.id), lambda: self._render_standings(t))
 
     async def _standings_embed(self, t: Tournament) -> discord.Embed:
+        """The standings (call inside the locale of whoever reads them: the channel, or a private reply)."""
         rows = await self.service.standings(t.id)
-        state = {
-            "running": f"round {t.current_round} of {t.rounds}",
-            "finished": "final",
-            "cancelled": "cancelled",
-            "signup": "sign-up",
-        }.get(t.status, t.status)
+        if t.status == "running":
+            state = _("round {round} of {rounds}", round=t.current_round, rounds=t.rounds)
+        elif t.status == "finished":
+            state = _p("standings", "final")
+        elif t.status == "cancelled":
+            state = _p("tournament", "cancelled")
+        else:
+            state = _("sign-up")
         embed = discord.Embed(
-            title=f"📊 {t.title} — standings ({state})",
-            description="\n".join(standings_lines(t, rows))[:4096] or "No results yet.",
+            title=_("📊 {title} — standings ({state})", title=t.display_title(), state=state),
+            description="\n".join(standings_lines(t, rows))[:4096] or _("No results yet."),
             colour=COLOUR,
         )
         if t.status == "running":
             tables = await self.service.round_tables(t.id, t.current_round)
             done = sum(1 for rt in tables if rt.status in ("finished", "cancelled"))
-            embed.set_footer(text=f"Round {t.current_round}: {done}/{len(tables)} table(s) finished")
+            embed.set_footer(
+                text=_n(
+                    "Round {round}: {done}/{n} table finished",
+                    "Round {round}: {done}/{n} tables finished",
+                    len(tables),
+                    round=t.current_round,
+                    done=done,
+                )
+            )
         return embed
 
     async def _render_standings(self, t: Tournament) -> None:
         if t.status == "signup":
             return
-        await self._put(t, "standings", await self._standings_embed(t), None)
+        with using(await channel_locale(self.bot, t.guild_id)):
+            embed = await self._standings_embed(t)
+        await self._put(t, "standings", embed, None)
 
     # ============================================================== buttons
     async def _loaded(self) -> None:
@@ -281,23 +327,45 @@ class TournamentCog(commands.Cog, name="Tournament"):
 
     async def on_button(self, interaction: discord.Interaction[Any], tid: int, op: str) -> None:
         await self._loaded()
+        locale = await reader_locale(self.bot, interaction)
         try:
             if op == "join":
                 await self.service.join(tid, interaction.user.id, interaction.user.display_name)
-                await interaction.response.send_message("You are signed up. Good luck!", ephemeral=True)
+                with using(locale):
+                    text = _("You are signed up. Good luck!")
+                await interaction.response.send_message(text, ephemeral=True)
             elif op == "leave":
                 t = self.service.get(tid)
                 await self.service.leave(tid, interaction.user.id)
-                text = "You left the sign-up list." if t.status == "signup" else "You withdrew from the tournament."
+                with using(locale):
+                    text = (
+                        _("You left the sign-up list.")
+                        if t.status == "signup"
+                        else _("You withdrew from the tournament.")
+                    )
                 await interaction.response.send_message(text, ephemeral=True)
             elif op == "start":
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 await self.service.start(tid, interaction.user.id, can_manage=await self._can_manage(interaction))
-                await interaction.followup.send("The tournament has started: round 1 is drawn.", ephemeral=True)
+                with using(locale):
+                    text = _("The tournament has started: round 1 is drawn.")
+                await interaction.followup.send(text, ephemeral=True)
             else:
-                raise TournamentError("Unknown control.")
+                raise TournamentError(N_("Unknown control."))
         except (TournamentError, TableError) as e:
-            await reply_privately(interaction, str(e))
+            await self._refuse(interaction, e, locale)
+
+    async def _refuse(self, interaction: discord.Interaction[Any], err: Exception, locale: str | None = None) -> None:
+        """A refusal of the services, privately, in the reader's language."""
+        with using(locale or await reader_locale(self.bot, interaction)):
+            text = error_text(err)
+        await reply_privately(interaction, text)
+
+    async def _say(self, interaction: discord.Interaction[Any], msgid: str, **params: Any) -> None:
+        """A private reply from the catalogue, in the reader's language."""
+        with using(await reader_locale(self.bot, interaction)):
+            text = _(msgid, **params)
+        await reply_privately(interaction, text)
 
     # ============================================================== commands
     @group.command(name="create", description="Open a tournament in this channel (sign-up with buttons)")
@@ -327,16 +395,16 @@ class TournamentCog(commands.Cog, name="Tournament"):
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         if getattr(interaction.channel, "parent_id", None) is not None:
-            await reply_privately(interaction, "Open tournaments in a text channel (tables get threads of it).")
+            await self._say(interaction, N_("Open tournaments in a text channel (tables get threads of it)."))
             return
         cfg = await self.settings.get(interaction.guild_id)
         if cfg.organiser_role_id is not None and not await self._can_manage(interaction):
-            await reply_privately(interaction, "Only organisers can open tournaments on this server.")
+            await self._say(interaction, N_("Only organisers can open tournaments on this server."))
             return
         try:
             parsed = parse_rounds(wizard_rounds)
-        except ValueError as e:
-            await reply_privately(interaction, str(e))
+        except ValueError:  # (parse_rounds says it in English: ours is the catalogue's)
+            await self._say(interaction, N_("`wizard_rounds` is `all`, a range like `1-5`, or a list like `1,2,3`."))
             return
         try:
             t = await self.service.create(
@@ -354,12 +422,14 @@ class TournamentCog(commands.Cog, name="Tournament"):
                 turn_timeout=turn_timer,
             )
         except TournamentError as e:
-            await reply_privately(interaction, str(e))
+            await self._refuse(interaction, e)
             return
-        await interaction.response.send_message(
-            f"{t.title} is open for sign-up (you are on the list). Click **Start** when everyone has joined.",
-            ephemeral=True,
-        )
+        with using(await reader_locale(self.bot, interaction)):
+            text = _(
+                "{title} is open for sign-up (you are on the list). Click **Start** when everyone has joined.",
+                title=t.display_title(),
+            )
+        await interaction.response.send_message(text, ephemeral=True)
         self._schedule_signup(t)  # (the service's "signup" update scheduled it too: the outbox coalesces)
 
     @group.command(name="join", description="Sign up for the tournament in this channel")
@@ -379,10 +449,11 @@ class TournamentCog(commands.Cog, name="Tournament"):
         try:
             await self.service.withdraw(self._here(interaction).id, interaction.user.id)
         except (TournamentError, TableError) as e:
-            await reply_privately(interaction, str(e))
+            await self._refuse(interaction, e)
             return
-        await interaction.response.send_message("You withdrew. Your results so far stay in the standings.",
-                                                ephemeral=True)  # fmt: skip
+        with using(await reader_locale(self.bot, interaction)):
+            text = _("You withdrew. Your results so far stay in the standings.")
+        await interaction.response.send_message(text, ephemeral=True)
 
     @group.command(name="standings", description="The standings of the tournament in this channel")
     async def standings(self, interaction: discord.Interaction[Any]) -> None:
@@ -391,13 +462,16 @@ class TournamentCog(commands.Cog, name="Tournament"):
             parent = getattr(interaction.channel, "parent_id", None)
             t = await self.service.latest(parent or 0)
         if t is None:
-            await reply_privately(interaction, "There has been no tournament in this channel.")
+            await self._say(interaction, N_("There has been no tournament in this channel."))
             return
-        await interaction.response.send_message(embed=await self._standings_embed(t), ephemeral=True)
+        with using(await reader_locale(self.bot, interaction)):
+            embed = await self._standings_embed(t)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @group.command(name="rules", description="How tournaments draw tables and rank players")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        embed = discord.Embed(title="🏆 Tournament rules", description=RULES_TEXT[:4096], colour=COLOUR)
+        with using(await reader_locale(self.bot, interaction)):
+            embed = discord.Embed(title=_("🏆 Tournament rules"), description=_(RULES_TEXT)[:4096], colour=COLOUR)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @group.command(name="cancel", description="Host/organiser: cancel the tournament in this channel")
@@ -407,9 +481,11 @@ class TournamentCog(commands.Cog, name="Tournament"):
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.service.cancel(t.id, interaction.user.id, can_manage=await self._can_manage(interaction))
         except (TournamentError, TableError) as e:
-            await reply_privately(interaction, str(e))
+            await self._refuse(interaction, e)
             return
-        await interaction.followup.send("Tournament cancelled.", ephemeral=True)
+        with using(await reader_locale(self.bot, interaction)):
+            text = _("Tournament cancelled.")
+        await interaction.followup.send(text, ephemeral=True)
 
     def _here_id(self, interaction: discord.Interaction[Any]) -> int:
         t = self.service.in_channel(interaction.channel_id or 0)

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from bot.errors import Refusal
+
 __all__ = [
     "BOOKABLE_KINDS",
     "BidAccuracy",
@@ -16,6 +18,7 @@ __all__ = [
     "KeyConflict",
     "LeaderboardRow",
     "LedgerError",
+    "LedgerRefusal",
     "Season",
     "SeasonSpec",
     "SeatRef",
@@ -47,7 +50,12 @@ class KeyConflict(LedgerError, ValueError):
     never silently ignored (it would drop a hand or leak across guilds)."""
 
 
-class UnknownSeason(LedgerError, LookupError):
+class LedgerRefusal(LedgerError, Refusal, ValueError):
+    """Input the ledger refuses with a reason for the user (an admin's adjustment, a season): a catalogue msgid
+    and its parameters, like the table service's refusals."""
+
+
+class UnknownSeason(LedgerRefusal, LookupError):
     """A season number that the guild does not have."""
 
 

@@ -48,6 +48,7 @@ from typing import Any
 
 from bot.db import Connection, Database
 from bot.engine.protocol import CURRENCIES, ZERO_SUM_CURRENCIES
+from bot.i18n import N_
 
 from .models import (
     BOOKABLE_KINDS,
@@ -57,6 +58,7 @@ from .models import (
     HistoryRow,
     KeyConflict,
     LeaderboardRow,
+    LedgerRefusal,
     Season,
     SeasonSpec,
     SeatRef,
@@ -109,7 +111,9 @@ def _check_id(name: str, value: object) -> int:
 
 def _check_currency(currency: str) -> str:
     if currency not in CURRENCIES:
-        raise ValueError(f"unknown currency {currency!r} (known: {', '.join(CURRENCIES)})")
+        raise LedgerRefusal(
+            N_("Unknown currency `{currency}` (known: {known})."), currency=currency, known=", ".join(CURRENCIES)
+        )
     return currency
 
 
@@ -354,10 +358,10 @@ class Ledger:
         elif _is_int(season):
             sql, params = "SELECT id FROM seasons WHERE guild_id = ? AND number = ?", (guild_id, season)
         else:
-            raise ValueError(f"season must be 'current', 'all' or a season number, got {season!r}")
+            raise LedgerRefusal(N_("A season is `current`, `all` or a season number, not `{season}`."), season=season)
         ids = [int(r[0]) for r in await conn.execute_fetchall(sql, params)]
         if not ids and _is_int(season):
-            raise UnknownSeason(f"this server has no season {season}")
+            raise UnknownSeason(N_("This server has no season {n}."), n=season)
         return ids
 
     # -- writing ---------------------------------------------------------------------------------------
@@ -464,12 +468,12 @@ class Ledger:
         _check_id("actor_id", actor_id)
         _check_currency(currency)
         if not _is_int(amount) or amount == 0:
-            raise ValueError("adjustment amount must be a non-zero integer")
+            raise LedgerRefusal(N_("An adjustment is a whole amount other than zero."))
         if not isinstance(reason, str) or not reason.strip():
-            raise ValueError("an adjustment needs a reason")
+            raise LedgerRefusal(N_("An adjustment needs a reason."))
         reason = reason.strip()
         if len(reason) > MAX_REASON:
-            raise ValueError(f"reason is longer than {MAX_REASON} characters")
+            raise LedgerRefusal(N_("The reason is longer than {n} characters."), n=MAX_REASON)
         async with self.db.transaction() as conn:
             now = _now_text(self._clock())
             season_id = await self._open_season_id(conn, guild_id, now)
@@ -611,7 +615,9 @@ class Ledger:
         """
         _check_currency(currency)
         if by not in LEADERBOARD_ORDERS:
-            raise ValueError(f"by must be one of {LEADERBOARD_ORDERS}")
+            raise LedgerRefusal(
+                N_("A leaderboard ranks by one of {orders}."), orders=", ".join(f"`{o}`" for o in LEADERBOARD_ORDERS)
+            )
         if not _is_int(limit) or limit < 1:
             raise ValueError("limit must be a positive integer")
         limit = min(limit, MAX_PAGE)

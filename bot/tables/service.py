@@ -27,7 +27,9 @@ from bot.engine.protocol import Action, Game, Settlement, replay
 from bot.engine.rng import make_rng
 from bot.errors import Refusal
 from bot.games import registry
+from bot.i18n import N_, _, _n, _p
 from bot.ledger import Ledger, SeatRef, settlement_key
+from bot.render.errors import error_text
 
 from .model import MAX_TIMEOUT, MIN_TIMEOUT, Seat, Status, Table
 from .store import TableStore
@@ -39,11 +41,44 @@ REMIND_AT = 0.5
 
 
 class TableError(Refusal):
-    """A request the service refuses; ``str(err)`` is a short sentence for the user."""
+    """A request the service refuses: a catalogue msgid and its parameters (``str(err)`` is English, for logs;
+    users read :func:`bot.render.errors.error_text` in their language)."""
 
 
 class StaleAction(TableError):
     """The click was rendered for an earlier state of the table."""
+
+
+class Notice:
+    """A text the service has for the table's channel (someone left, timed out, voted to stop): a catalogue msgid
+    and its parameters, written by the cog in the channel's language with :meth:`text`."""
+
+    __slots__ = ("msgid", "params")
+
+    def __init__(self, msgid: str, **params: Any) -> None:
+        self.msgid = msgid
+        self.params = params
+
+    def text(self) -> str:
+        """The notice in the current locale (lazy parameters evaluated in it too)."""
+        return _(self.msgid, **{k: v() if callable(v) else v for k, v in self.params.items()})
+
+    def __str__(self) -> str:
+        return str(Refusal(self.msgid, **self.params))  # English, like a refusal's
+
+    def __repr__(self) -> str:
+        return f"Notice({self.msgid!r}, **{self.params!r})"
+
+
+def game_title(game_id: str) -> Callable[[], str]:
+    """A game's title as a lazy parameter: in the locale of whoever reads the text."""
+    return lambda: _p("game", registry.title(game_id))
+
+
+def engine_refusal(err: Exception, game_id: str) -> TableError:
+    """An engine's refusal (illegal action, invalid options) as the service's, in the game's own words."""
+    # i18n: the whole text is the game's own refusal, already in the reader's language
+    return TableError(N_("{reason}"), reason=lambda: error_text(err, game_id))
 
 
 @dataclass(slots=True)
@@ -53,7 +88,7 @@ class TableUpdate:
     table: Table
     kind: str  # "lobby" | "started" | "action" | "finished" | "cancelled" | "seats" | "reminder"
     settlements: list[Settlement] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
     actor_seat: int | None = None
     #: "reminder": the humans to move, halfway through their turn timer, and the seconds they have left
     remind: list[int] = field(default_factory=list)
@@ -120,7 +155,7 @@ class TableService:
     def get(self, table_id: int) -> Table:
         t = self.tables.get(table_id)
         if t is None:
-            raise TableError("That table no longer exists.")
+            raise TableError(N_("That table no longer exists."))
         return t
 
     def in_channel(self, channel_id: int) -> Table | None:
@@ -183,15 +218,17 @@ class TableService:
         # one creation at a time per channel: the "one table per channel" check and the insert are one step
         async with self._channel_locks.setdefault(channel_id, asyncio.Lock()):
             if not registry.exists(game_id):
-                raise TableError(f"Unknown game {game_id!r}.")
+                raise TableError(N_("Unknown game `{game}`."), game=game_id)
             if self.in_channel(channel_id) is not None:
-                raise TableError("There is already a table in this channel. Finish or cancel it first.")
+                raise TableError(N_("There is already a table in this channel. Finish or cancel it first."))
             cls = registry.game_class(game_id)
             options = {k: v for k, v in (options or {}).items() if v is not None}
-            self._check_options(cls, options)
+            self._check_options(cls, options, game_id)
             timeout = self.default_timeout if turn_timeout is None else turn_timeout
             if not MIN_TIMEOUT <= timeout <= MAX_TIMEOUT:
-                raise TableError(f"The turn timer must be between {MIN_TIMEOUT} and {MAX_TIMEOUT} seconds.")
+                raise TableError(
+                    N_("The turn timer must be between {lo} and {hi} seconds."), lo=MIN_TIMEOUT, hi=MAX_TIMEOUT
+                )
             seats = [Seat(host_id, host_name)] if seat_host else []
             seats += extra_seats
             table = Table(
@@ -221,11 +258,11 @@ class TableService:
         across a restart."""
         old = await self.store.finished_table(table_id)
         if old is None:
-            raise TableError("That table no longer exists.")
+            raise TableError(N_("That table no longer exists."))
         if old.status != "finished" or old.tournament_id is not None:
-            raise TableError("Only a finished table (outside tournaments) can be played again.")
+            raise TableError(N_("Only a finished table (outside tournaments) can be played again."))
         if all(x.user_id != user_id for x in old.seats):
-            raise TableError("Only the players of that table can start a rematch.")
+            raise TableError(N_("Only the players of that table can start a rematch."))
         computers = tuple(Seat(None, x.name, ai_level=x.ai_level) for x in old.seats if x.user_id is None)
         t = await self.create(
             guild_id=old.guild_id,
@@ -242,7 +279,7 @@ class TableService:
         return t
 
     @staticmethod
-    def _check_options(cls: type[Game], options: dict[str, Any]) -> None:
+    def _check_options(cls: type[Game], options: dict[str, Any], game_id: str) -> None:
         """Options must be valid for at least one allowed number of seats (checked again at start)."""
         first: InvalidOptions | None = None
         for n in range(cls.min_seats, cls.max_seats + 1):
@@ -251,15 +288,16 @@ class TableService:
                 return
             except InvalidOptions as e:
                 first = first or e
-        raise TableError(str(first))
+        assert first is not None
+        raise engine_refusal(first, game_id)
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
         async with self.lock(table_id):
             t = self._lobby(table_id)
             if t.seat_of(user_id) is not None:
-                raise TableError("You are already seated at this table.")
+                raise TableError(N_("You are already seated at this table."))
             if len(t.seats) >= registry.get(t.game_id).max_seats:
-                raise TableError("The table is full.")
+                raise TableError(N_("The table is full."))
             t.seats.append(Seat(user_id, name))
             await self._save(t)
         await self._notify(TableUpdate(t, "lobby"))
@@ -271,25 +309,27 @@ class TableService:
             t = self.get(table_id)
             seat = t.seat_of(user_id)
             if seat is None:
-                raise TableError("You are not seated at this table.")
-            notices: list[str] = []
+                raise TableError(N_("You are not seated at this table."))
+            notices: list[Notice] = []
             if t.status == "lobby":
                 t.seats.pop(seat)
                 if user_id == t.host_id:
                     humans = t.humans()
                     if humans:
                         t.host_id = humans[0]
-                        notices.append(f"{t.seats[t.seat_of(humans[0]) or 0].name} is now the host.")
+                        notices.append(
+                            Notice(N_("{name} is now the host."), name=t.seats[t.seat_of(humans[0]) or 0].name)
+                        )
                     else:
                         t.status = "cancelled"
-                        notices.append("The host left an empty table; it is closed.")
+                        notices.append(Notice(N_("The host left an empty table; it is closed.")))
                 kind = "cancelled" if t.status == "cancelled" else "lobby"
             elif t.status == "running":
                 t.seats[seat].away = True
-                notices.append(f"{t.seats[seat].name} left; the computer plays their seat.")
+                notices.append(Notice(N_("{name} left; the computer plays their seat."), name=t.seats[seat].name))
                 kind = "seats"
             else:
-                raise TableError("This table is closed.")
+                raise TableError(N_("This table is closed."))
             await self._save(t)
         await self._notify(TableUpdate(t, kind, notices=notices))
         if t.status == "running":
@@ -303,7 +343,7 @@ class TableService:
             t = self._lobby(table_id)
             self._require_host(t, user_id)
             if len(t.seats) >= registry.get(t.game_id).max_seats:
-                raise TableError("The table is full.")
+                raise TableError(N_("The table is full."))
             levels = registry.agent_levels(t.game_id)
             if level is None or level not in levels:
                 level = levels[0] if levels else "random"
@@ -322,7 +362,7 @@ class TableService:
                     t.seats.pop(i)
                     break
             else:
-                raise TableError("There is no computer player to remove.")
+                raise TableError(N_("There is no computer player to remove."))
             await self._save(t)
         await self._notify(TableUpdate(t, "lobby"))
         return t
@@ -333,7 +373,7 @@ class TableService:
             t = self._lobby(table_id)
             self._require_host(t, user_id)
             if not (0 <= a < len(t.seats) and 0 <= b < len(t.seats)):
-                raise TableError("No such seat.")
+                raise TableError(N_("No such seat."))
             t.seats[a], t.seats[b] = t.seats[b], t.seats[a]
             await self._save(t)
         await self._notify(TableUpdate(t, "lobby"))
@@ -347,16 +387,25 @@ class TableService:
             cls = registry.game_class(t.game_id)
             n = len(t.seats)
             if not cls.min_seats <= n <= cls.max_seats:
-                need = (
-                    f"exactly {cls.min_seats}"
-                    if cls.min_seats == cls.max_seats
-                    else f"{cls.min_seats} to {cls.max_seats}"
+                seated = _seated(n)
+                if cls.min_seats == cls.max_seats:
+                    raise TableError(
+                        N_("{game} needs exactly {players}; {seated}. Add computers or wait."),
+                        game=game_title(t.game_id),
+                        players=_players(cls.min_seats),
+                        seated=seated,
+                    )
+                raise TableError(
+                    N_("{game} needs {lo} to {hi} players; {seated}. Add computers or wait."),
+                    game=game_title(t.game_id),
+                    lo=cls.min_seats,
+                    hi=cls.max_seats,
+                    seated=seated,
                 )
-                raise TableError(f"{cls.title} needs {need} players; {n} seated. Add computers or wait.")
             try:
                 t.game = cls(n, t.options, t.seed)  # type: ignore[call-arg]
             except InvalidOptions as e:
-                raise TableError(str(e)) from e
+                raise engine_refusal(e, t.game_id) from e
             t.status = "running"
             await self._save(t)
         await self._notify(TableUpdate(t, "started"))
@@ -367,12 +416,12 @@ class TableService:
         async with self.lock(table_id):
             t = self.get(table_id)
             if not t.is_open:
-                raise TableError("This table is already closed.")
+                raise TableError(N_("This table is already closed."))
             if not is_admin:
                 self._require_host(t, user_id)
             t.status = "cancelled"
             await self._save(t)
-        await self._notify(TableUpdate(t, "cancelled", notices=["The table was cancelled."]))
+        await self._notify(TableUpdate(t, "cancelled", notices=[Notice(N_("The table was cancelled."))]))
         self._forget_if_closed(t)
         return t
 
@@ -381,13 +430,13 @@ class TableService:
         async with self.lock(table_id):
             t = self.get(table_id)
             if t.status != "running":
-                raise TableError("Only a running table can be ended.")
+                raise TableError(N_("Only a running table can be ended."))
             if not is_admin:
                 self._require_host(t, user_id)
             t.status = "finished"
             t.deadline = None
             await self._save(t)
-        await self._notify(TableUpdate(t, "finished", notices=["The host ended the session."]))
+        await self._notify(TableUpdate(t, "finished", notices=[Notice(N_("The host ended the session."))]))
         self._forget_if_closed(t)
         return t
 
@@ -397,25 +446,30 @@ class TableService:
         async with self.lock(table_id):
             t = self.get(table_id)
             if t.status != "running":
-                raise TableError("Only a running table can be stopped.")
+                raise TableError(N_("Only a running table can be stopped."))
             if t.seat_of(user_id) is None:
-                raise TableError("Only players can vote to stop.")
+                raise TableError(N_("Only players can vote to stop."))
             if user_id in t.stop_votes:
-                raise TableError("You already voted to stop.")
+                raise TableError(N_("You already voted to stop."))
             t.stop_votes.add(user_id)
             humans = set(t.humans())
             votes = len(t.stop_votes & humans)
-            notices = [f"🛑 {t.seats[t.seat_of(user_id) or 0].name} votes to stop ({votes}/{len(humans)})."]
+            name = t.seats[t.seat_of(user_id) or 0].name
+            notices = [
+                Notice(N_("🛑 {name} votes to stop ({votes}/{humans})."), name=name, votes=votes, humans=len(humans))
+            ]
             if votes == len(humans):
                 t.stop_after_hand = True
-                notices.append("Everyone agreed: the session ends when this hand is scored.")
+                notices.append(Notice(N_("Everyone agreed: the session ends when this hand is scored.")))
             await self._save(t)
         await self._notify(TableUpdate(t, "seats", notices=notices))
         return votes, len(humans)
 
     async def set_timeout(self, table_id: int, seconds: int) -> Table:
         if not MIN_TIMEOUT <= seconds <= MAX_TIMEOUT:
-            raise TableError(f"The turn timer must be between {MIN_TIMEOUT} and {MAX_TIMEOUT} seconds.")
+            raise TableError(
+                N_("The turn timer must be between {lo} and {hi} seconds."), lo=MIN_TIMEOUT, hi=MAX_TIMEOUT
+            )
         async with self.lock(table_id):
             t = self.get(table_id)
             t.turn_timeout = seconds
@@ -442,23 +496,23 @@ class TableService:
         async with self.lock(table_id):
             t = self.get(table_id)
             if t.status != "running" or t.game is None:
-                raise TableError("This table is not playing right now.")
+                raise TableError(N_("This table is not playing right now."))
             seat = t.seat_of(user_id)
             if seat is None:
-                raise TableError("You are not playing at this table.")
+                raise TableError(N_("You are not playing at this table."))
             if version is not None and version != t.version:
                 # A click on an older message is still fine if this seat has not acted since and the
                 # action is still legal (e.g. another seat bid meanwhile in a simultaneous phase).
                 acted_since = any(s == seat for s, _ in t.log[version:]) if version < t.version else True
                 if acted_since or not t.game.is_legal(seat, action):
-                    raise StaleAction("That choice is out of date; use the latest message.")
+                    raise StaleAction(N_("That choice is out of date; use the latest message."))
             # Some actions are legal off-turn (Wizard's undo of a bid until the next player bids, W-3).
             if seat not in t.game.to_move() and not t.game.is_legal(seat, action):
-                raise TableError("It is not your turn.")
-            notices: list[str] = []
+                raise TableError(N_("It is not your turn."))
+            notices: list[Notice] = []
             if t.seats[seat].away:
                 t.seats[seat].away = False
-                notices.append(f"{t.seats[seat].name} is back.")
+                notices.append(Notice(N_("{name} is back."), name=t.seats[seat].name))
             settled = await self._apply(t, seat, action, actor=user_id)
         await self._after_action(t, seat, settled, notices)
         return t
@@ -469,13 +523,13 @@ class TableService:
             t = self.get(table_id)
             seat = t.seat_of(user_id)
             if seat is None or t.status != "running":
-                raise TableError("You have no seat to take back here.")
+                raise TableError(N_("You have no seat to take back here."))
             if not t.seats[seat].away:
-                raise TableError("Your seat is already yours.")
+                raise TableError(N_("Your seat is already yours."))
             t.seats[seat].away = False
             t.deadline = None
             await self._save(t)
-        await self._notify(TableUpdate(t, "seats", notices=[f"{t.seats[seat].name} is back."]))
+        await self._notify(TableUpdate(t, "seats", notices=[Notice(N_("{name} is back."), name=t.seats[seat].name)]))
         self._kick(t)
         return t
 
@@ -485,7 +539,7 @@ class TableService:
         try:
             t.game.apply(seat, action)
         except EngineError as e:
-            raise TableError(str(e)) from e
+            raise engine_refusal(e, t.game_id) from e
         t.log.append((seat, action))
         new = t.game.settlements()[t.booked :]
         if t.game.is_over or (new and t.stop_after_hand):
@@ -534,7 +588,7 @@ class TableService:
             summary=dict(s.summary),
         )
 
-    async def _after_action(self, t: Table, seat: int | None, settled: list[Settlement], notices: list[str]) -> None:
+    async def _after_action(self, t: Table, seat: int | None, settled: list[Settlement], notices: list[Notice]) -> None:
         kind = "finished" if t.status == "finished" else "action"
         await self._notify(TableUpdate(t, kind, settled, notices, actor_seat=seat))
         if t.status == "running":
@@ -690,13 +744,16 @@ class TableService:
             async with self.lock(t.id):
                 if t.deadline is None or t.deadline > now:
                     continue
-                notices = []
+                notices: list[Notice] = []
                 for seat in t.game.to_move():
                     s = t.seats[seat]
                     if not s.computer_plays:
                         s.away = True
                         notices.append(
-                            f"⏰ {s.name} ran out of time; the computer plays for them until they come back."
+                            Notice(
+                                N_("⏰ {name} ran out of time; the computer plays for them until they come back."),
+                                name=s.name,
+                            )
                         )
                 t.deadline = None
                 t.reminded = False
@@ -774,13 +831,15 @@ class TableService:
     def _lobby(self, table_id: int) -> Table:
         t = self.get(table_id)
         if t.status != "lobby":
-            raise TableError("The game has already started." if t.status == "running" else "This table is closed.")
+            if t.status == "running":
+                raise TableError(N_("The game has already started."))
+            raise TableError(N_("This table is closed."))
         return t
 
     @staticmethod
     def _require_host(t: Table, user_id: int) -> None:
         if user_id != t.host_id:
-            raise TableError("Only the host can do that.")
+            raise TableError(N_("Only the host can do that."))
 
     def _forget_if_closed(self, t: Table) -> None:
         # Closed tables stay in memory until the next restart only if a renderer still needs them;
@@ -790,4 +849,12 @@ class TableService:
             self._locks.pop(t.id, None)
 
 
-__all__ = ["IllegalAction", "StaleAction", "TableError", "TableService", "TableUpdate"]
+def _players(n: int) -> Callable[[], str]:
+    return lambda: _n("{n} player", "{n} players", n)
+
+
+def _seated(n: int) -> Callable[[], str]:
+    return lambda: _n("{n} seated", "{n} seated", n)
+
+
+__all__ = ["IllegalAction", "Notice", "StaleAction", "TableError", "TableService", "TableUpdate", "game_title"]

@@ -25,8 +25,11 @@ from typing import Any
 
 from bot.db import Database
 from bot.engine.errors import InvalidOptions
+from bot.errors import Refusal
 from bot.games import registry
-from bot.tables.service import TableError, TableService, TableUpdate
+from bot.i18n import N_, _, _n, _p
+from bot.render.errors import error_text
+from bot.tables.service import Notice, TableError, TableService, TableUpdate, game_title
 
 from .schedule import History, draw_round
 
@@ -49,7 +52,8 @@ MAX_ROUNDS = 50
 MIN_PLAYERS = 2
 OPEN = ("signup", "running")
 
-RULES_TEXT = """\
+# i18n: the reply of /tournament rules; keep the option names in backticks (`fill: bye`, `hands_per_round`) as they are
+RULES_TEXT = N_("""\
 **Draw.** Each round the active players are drawn into tables of the game's size (Mediatore and Minchiate 4, \
 Mighty 5, Wizard 3–6 with as few tables as possible, sizes within one). Missing seats are filled by computer \
 players, or — with `fill: bye` — the players who had the fewest byes sit the round out (with fewer players than \
@@ -62,11 +66,12 @@ the rounds 1..k, or all rounds when 0, or the `wizard_rounds` given). The next r
 Mediatore/Mighty stakes); ties broken by 2) tables won (best total at one's table, shared when equal), \
 3) hands won, 4) stakes (when not the main currency), 5) earlier sign-up. A bye scores 0.
 **Drop-outs.** `/tournament withdraw` leaves for good: the computer finishes your current table, you keep your \
-results and are not drawn again. A player whose turn timer runs out is played by the computer and flagged 🤖."""
+results and are not drawn again. A player whose turn timer runs out is played by the computer and flagged 🤖.""")
 
 
-class TournamentError(Exception):
-    """A request the service refuses; ``str(err)`` is a short sentence for the user."""
+class TournamentError(Refusal):
+    """A request the service refuses: a catalogue msgid and its parameters (``str(err)`` is English, for logs;
+    users read :func:`bot.render.errors.error_text` in their language)."""
 
 
 @dataclass(slots=True)
@@ -88,7 +93,12 @@ class Tournament:
 
     @property
     def title(self) -> str:
+        """English, for logs and thread names; users read :meth:`display_title`."""
         return f"{registry.get(self.game).title} tournament #{self.id}"
+
+    def display_title(self) -> str:
+        """The tournament's name in the current locale (also a lazy parameter of notices and refusals)."""
+        return _("{game} tournament #{id}", game=_p("game", registry.title(self.game)), id=str(self.id))
 
     @property
     def is_open(self) -> bool:
@@ -140,7 +150,7 @@ class TournamentUpdate:
 
     tournament: Tournament
     kind: str  # signup | started | round | table | standings | finished | cancelled
-    notices: list[str] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
     tables: list[RoundTable] = field(default_factory=list)
     byes: list[int] = field(default_factory=list)
 
@@ -177,7 +187,7 @@ class TournamentService:
     def get(self, tid: int) -> Tournament:
         t = self.tournaments.get(tid)
         if t is None:
-            raise TournamentError("That tournament is over or does not exist.")
+            raise TournamentError(N_("That tournament is over or does not exist."))
         return t
 
     def in_channel(self, channel_id: int) -> Tournament | None:
@@ -229,18 +239,24 @@ class TournamentService:
         join: bool = True,
     ) -> Tournament:
         if not registry.exists(game):
-            raise TournamentError(f"Unknown game {game!r}.")
+            raise TournamentError(N_("Unknown game `{game}`."), game=game)
         spec = registry.get(game)
         if not 1 <= rounds <= MAX_ROUNDS:
-            raise TournamentError(f"A tournament has 1 to {MAX_ROUNDS} rounds.")
+            raise TournamentError(N_("A tournament has 1 to {max} rounds."), max=MAX_ROUNDS)
         if fill not in ("computer", "bye"):
-            raise TournamentError("`fill` is `computer` or `bye`.")
+            raise TournamentError(N_("`fill` is `computer` or `bye`."))
         k = spec.tournament.default_hands if hands_per_round is None else hands_per_round
-        refusal = spec.tournament.check(k)
-        if refusal is not None:
-            raise TournamentError(refusal)
+        if spec.tournament.check(k) is not None:
+            rules = spec.tournament
+            if k < 0 or k < rules.min_hands:
+                raise TournamentError(N_("Tables of a tournament must play a fixed number of hands (at least 1)."))
+            raise TournamentError(
+                N_("A {game} table plays one of these numbers of hands per round: {allowed}."),
+                game=game_title(game),
+                allowed=", ".join(str(v) for v in rules.allowed or ()),
+            )
         if self.in_channel(channel_id) is not None:
-            raise TournamentError("This channel already has a tournament. Finish or cancel it first.")
+            raise TournamentError(N_("This channel already has a tournament. Finish or cancel it first."))
         options: dict[str, Any] = {}
         if stake is not None:
             options[spec.stake_option] = stake
@@ -277,7 +293,10 @@ class TournamentService:
                 return
             except InvalidOptions as e:
                 first = first or e
-        raise TournamentError(str(first))
+        assert first is not None
+        err = first
+        # i18n: the whole text is the game's own refusal, already in the reader's language
+        raise TournamentError(N_("{reason}"), reason=lambda: error_text(err, t.game))
 
     @staticmethod
     async def _insert_player(conn: Any, tid: int, user_id: int, name: str) -> None:
@@ -303,9 +322,9 @@ class TournamentService:
         async with self.lock(tid):
             t = self.get(tid)
             if t.status != "signup":
-                raise TournamentError("Sign-up is closed: the tournament has started.")
+                raise TournamentError(N_("Sign-up is closed: the tournament has started."))
             if any(p.user_id == user_id for p in await self.players(tid)):
-                raise TournamentError("You are already signed up.")
+                raise TournamentError(N_("You are already signed up."))
             async with self.db.transaction() as conn:
                 await self._insert_player(conn, tid, user_id, name)
         await self._notify(TournamentUpdate(t, "signup"))
@@ -318,13 +337,13 @@ class TournamentService:
             return await self.withdraw(tid, user_id)
         async with self.lock(tid):
             if t.status != "signup":
-                raise TournamentError("This tournament is over.")
+                raise TournamentError(N_("This tournament is over."))
             async with self.db.transaction() as conn:
                 cur = await conn.execute(
                     "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?", (tid, user_id)
                 )
                 if not cur.rowcount:
-                    raise TournamentError("You are not signed up.")
+                    raise TournamentError(N_("You are not signed up."))
         await self._notify(TournamentUpdate(t, "signup"))
         return t
 
@@ -334,9 +353,9 @@ class TournamentService:
         async with self.lock(tid):
             t = self.get(tid)
             if t.status == "signup":
-                raise TournamentError("The tournament has not started: use Leave.")
+                raise TournamentError(N_("The tournament has not started: use Leave."))
             if t.status != "running":
-                raise TournamentError("This tournament is over.")
+                raise TournamentError(N_("This tournament is over."))
             async with self.db.transaction() as conn:
                 cur = await conn.execute(
                     "UPDATE tournament_players SET status = 'withdrawn' WHERE tournament_id = ? AND user_id = ?"
@@ -344,7 +363,7 @@ class TournamentService:
                     (tid, user_id),
                 )
                 if not cur.rowcount:
-                    raise TournamentError("You are not an active player of this tournament.")
+                    raise TournamentError(N_("You are not an active player of this tournament."))
                 await conn.execute(
                     "INSERT OR IGNORE INTO tournament_flags (tournament_id, user_id, round, flag) VALUES (?,?,?,?)",
                     (tid, user_id, t.current_round, "withdrawn"),
@@ -354,7 +373,11 @@ class TournamentService:
             with contextlib.suppress(TableError):  # the table closed meanwhile: nothing left to hand over
                 await self.tables.leave(rt.table_id, user_id)
         name = next((p.name for p in await self.players(tid) if p.user_id == user_id), str(user_id))
-        await self._notify(TournamentUpdate(t, "standings", notices=[f"{name} withdrew from {t.title}."]))
+        await self._notify(
+            TournamentUpdate(
+                t, "standings", notices=[Notice(N_("{name} withdrew from {title}."), name=name, title=t.display_title)]
+            )
+        )
         return t
 
     async def _table_of(self, t: Tournament, user_id: int) -> RoundTable | None:
@@ -368,12 +391,12 @@ class TournamentService:
         async with self.lock(tid):
             t = self.get(tid)
             if actor_id != t.host_id and not can_manage:
-                raise TournamentError("Only the host or an organiser can start the tournament.")
+                raise TournamentError(N_("Only the host or an organiser can start the tournament."))
             if t.status != "signup":
-                raise TournamentError("The tournament has already started.")
+                raise TournamentError(N_("The tournament has already started."))
             active = [p for p in await self.players(tid) if p.status == "active"]
             if len(active) < MIN_PLAYERS:
-                raise TournamentError(f"A tournament needs at least {MIN_PLAYERS} players.")
+                raise TournamentError(N_("A tournament needs at least {n} players."), n=MIN_PLAYERS)
             t.status = "running"
             await self._notify(TournamentUpdate(t, "started"))
             await self._start_round(t, 1)
@@ -383,7 +406,7 @@ class TournamentService:
         async with self.lock(tid):
             t = self.get(tid)
             if actor_id != t.host_id and not can_manage:
-                raise TournamentError("Only the host or an organiser can cancel the tournament.")
+                raise TournamentError(N_("Only the host or an organiser can cancel the tournament."))
             t.status = "cancelled"
             await self._save(t)
             open_tables = [
@@ -393,7 +416,9 @@ class TournamentService:
             if table_id in self.tables.tables and self.tables.tables[table_id].is_open:
                 with contextlib.suppress(TableError):
                     await self.tables.cancel(table_id, actor_id, is_admin=True)
-        await self._notify(TournamentUpdate(t, "cancelled", notices=[f"{t.title} was cancelled."]))
+        await self._notify(
+            TournamentUpdate(t, "cancelled", notices=[Notice(N_("{title} was cancelled."), title=t.display_title)])
+        )
         self.tournaments.pop(tid, None)
         return t
 
@@ -485,9 +510,18 @@ class TournamentService:
                 await self._open_table(t, rt)
                 opened.append(rt)
         names = {p.user_id: p.name for p in await self.players(t.id)}
-        notices = [f"**{t.title} — round {rnd} of {t.rounds}** ({len(existing)} table(s))."]
+        count = len(existing)
+        notices = [
+            Notice(
+                N_("**{title} — round {round} of {rounds}** ({tables})."),
+                title=t.display_title,
+                round=rnd,
+                rounds=t.rounds,
+                tables=lambda: _n("{n} table", "{n} tables", count),
+            )
+        ]
         if byes:
-            notices.append("Bye this round: " + ", ".join(names.get(u, str(u)) for u in byes) + ".")
+            notices.append(Notice(N_("Bye this round: {names}."), names=", ".join(names.get(u, str(u)) for u in byes)))
         await self._notify(TournamentUpdate(t, "round", notices=notices, tables=opened, byes=byes))
         await self._maybe_advance(t)  # a round whose tables all closed already (resume) moves on
 
@@ -500,7 +534,7 @@ class TournamentService:
         names = [players[u].name if u is not None and u in players else "🤖 Computer" for u in rt.seats]
         if rt.thread_id is None:
             if self.channel_factory is None:
-                raise TournamentError("Tournament tables need a place to open (no channel factory).")
+                raise TournamentError(N_("Tournament tables need a place to open (no channel factory)."))
             rt.thread_id = await self.channel_factory(t, rt, names)
             await self._save_rt(rt, "thread_id", rt.thread_id)
         if rt.table_id is None:
@@ -628,7 +662,7 @@ class TournamentService:
         """Every player who signed up, ranked (see ``RULES_TEXT`` for the order)."""
         row = await self.db.fetchone("SELECT game, guild_id FROM tournaments WHERE id = ?", (tid,))
         if row is None:
-            raise TournamentError("No such tournament.")
+            raise TournamentError(N_("No such tournament."))
         game, guild_id = str(row[0]), int(row[1])
         primary = registry.currency(game)
         secondary = "stake" if primary != "stake" else None
@@ -665,7 +699,7 @@ class TournamentService:
                     out[uid].tables += 1
                     if value == best:
                         out[uid].tables_won += 1
-        for _, uid in await self.byes(tid):
+        for _round, uid in await self.byes(tid):
             if uid in out:
                 out[uid].byes += 1
         for uid, flag in flags:

@@ -215,7 +215,7 @@ async def test_the_scheduler_sleeps_until_the_next_reminder_or_deadline_and_wake
     wait.elapse()
     await pulse.until(lambda: pulse.kinds("seats"))
     assert clock.now == start + TIMER * REMIND_AT + 20 and ticks[-1] == clock.now
-    assert all(t.seats[s].away for s in waiting) and "ran out of time" in pulse.kinds("seats")[0].notices[0]
+    assert all(t.seats[s].away for s in waiting) and "ran out of time" in str(pulse.kinds("seats")[0].notices[0])
     await svc.idle()
     await svc.stop_timers()
     assert svc._timer_task is None

@@ -120,7 +120,7 @@ async def test_minchiate_rotates_partners_and_mighty_byes() -> None:
 
 async def test_byes_rotate_and_refusals() -> None:
     svc, _, _ = await make()
-    with pytest.raises(TournamentError, match="1 or 4"):
+    with pytest.raises(TournamentError, match="1, 4"):
         await svc.create(guild_id=GUILD, channel_id=1, host_id=1, host_name="a", game="minchiate", rounds=1,
                          hands_per_round=2)  # fmt: skip
     with pytest.raises(TournamentError, match="fixed number"):

@@ -1,0 +1,32 @@
+"""Amounts of the ledger's currencies as text in the current locale (stakes and resti signed, points counted)."""
+
+from __future__ import annotations
+
+from bot.i18n import _, _n, _p, signed
+
+__all__ = ["amount_text", "currency_name"]
+
+
+def amount_text(value: int, currency: str, *, sign_points: bool = False) -> str:
+    """``value`` with its unit: ``+3 stake``, ``-1 resto``, ``120 points`` (``+120 points`` with ``sign_points``:
+    a change rather than a standing)."""
+    if currency == "stake":
+        return _("{amount} stake", amount=signed(value))
+    if currency == "resto":
+        return _("{amount} resto", amount=signed(value))
+    if currency == "point":
+        if sign_points:
+            return _n("{amount} point", "{amount} points", abs(value), amount=signed(value))
+        return _n("{n} point", "{n} points", value)
+    return f"{signed(value)} {currency}"
+
+
+def currency_name(currency: str) -> str:
+    """The name of a currency, as a balance lists it."""
+    if currency == "stake":
+        return _p("currency", "stake")
+    if currency == "resto":
+        return _p("currency", "resto")
+    if currency == "point":
+        return _p("currency", "point")
+    return currency
