@@ -72,6 +72,12 @@ def _wrap(exc: asyncpg.PostgresError) -> sqlite3.Error:
     return err
 
 
+async def _keep_session(raw: asyncpg.Connection) -> None:
+    """Released connections skip asyncpg's reset query (``RESET ALL``, ``UNLISTEN *``…), a round trip per
+    transaction and read: nothing here changes session state (no SET, LISTEN or cursors; the migrations'
+    advisory lock is released explicitly), and asyncpg still rolls back a transaction left open."""
+
+
 def _numeric(text: str) -> int | float:
     # SUM() of BIGINT is NUMERIC in PostgreSQL; SQLite gives an int. Integral values decode as int.
     try:
@@ -181,7 +187,7 @@ class PostgresDatabase(Database):
             return self
         try:
             self._pool = await asyncpg.create_pool(
-                self.path, min_size=1, max_size=self.pool_size, init=self._init_connection
+                self.path, min_size=1, max_size=self.pool_size, init=self._init_connection, reset=_keep_session
             )
             async with self._pool.acquire() as raw:
                 await self._apply_migrations(raw)
@@ -285,6 +291,17 @@ class PostgresDatabase(Database):
                 yield PgConnection(raw, self.identity_tables)
             finally:
                 await tx.rollback()
+
+    async def transaction_sync(self, fn: Any) -> Any:
+        raise NotImplementedError("transaction_sync is SQLite's; PostgreSQL batches with write_statement")
+
+    async def write_statement(self, sql: str, params: Any = ()) -> list[Any]:
+        """One statement, autocommitted (its own transaction: data-modifying CTEs make several writes one
+        statement), in one round trip; under the process's write lock like :meth:`transaction`."""
+        if self.in_transaction:
+            raise RuntimeError("nested Database.transaction() in the same task (pass the connection down)")
+        async with self._write_lock, self._require_pool().acquire() as raw:
+            return await PgConnection(raw, self.identity_tables).execute_fetchall(sql, params)
 
     async def fetchall(self, sql: str, params: Any = ()) -> list[Any]:
         if self.in_transaction and self._tx_conn is not None:

@@ -127,9 +127,10 @@ class _Booking:
     # (seat, user_id, is_bot, name, currency, amount, played, won) — seat-major, in CURRENCIES order.
     rows: tuple[tuple[int, int, int, str, str, int, int, int], ...]
 
-    def totals_params(self, season_id: int) -> list[tuple[Any, ...]]:
-        """The ``ledger_totals`` increments of this settlement: one per (currency, human user), in key order (so
-        concurrent bookings lock the rows in the same order and cannot deadlock each other)."""
+    def totals(self) -> list[tuple[str, int, int, int, int]]:
+        """The ``ledger_totals`` increments of this settlement, ``(currency, user, total, games, wins)``: one per
+        (currency, human user), in key order (so concurrent bookings lock the rows in the same order and cannot
+        deadlock each other)."""
         sums: dict[tuple[str, int], list[int]] = {}
         for _seat, uid, bot, _name, cur, amt, played, won in self.rows:
             if bot:
@@ -138,9 +139,19 @@ class _Booking:
             acc[0] += amt
             acc[1] += played
             acc[2] += won
-        return [
-            (self.guild_id, season_id, cur, self.game, uid, t, g, w) for (cur, uid), (t, g, w) in sorted(sums.items())
-        ]
+        return [(cur, uid, t, g, w) for (cur, uid), (t, g, w) in sorted(sums.items())]
+
+    def totals_params(self, season_id: int) -> list[tuple[Any, ...]]:
+        return [(self.guild_id, season_id, cur, self.game, uid, t, g, w) for cur, uid, t, g, w in self.totals()]
+
+    def pg_settle_params(self, now: str) -> tuple[Any, ...]:
+        """The parameters of :data:`_PG_SETTLE`: the settlement, then its entries and totals as column arrays."""
+        seat, uid, bot, name, cur, amt, played, won = _columns(self.rows, 8)
+        t_cur, t_uid, t_total, t_games, t_wins = _columns(self.totals(), 5)
+        return (
+            self.key, self.game, self.table_id, self.hand_index, now, self.summary_json, self.guild_id, self.kind,
+            uid, bot, name, seat, cur, amt, won, played, t_cur, t_uid, t_total, t_games, t_wins,
+        )  # fmt: skip
 
     def entry_params(self, settlement_id: int, season_id: int, created_at: str) -> list[tuple[Any, ...]]:
         return [
@@ -162,6 +173,11 @@ class _Booking:
             )
             for seat, uid, bot, name, cur, amt, played, won in self.rows
         ]
+
+
+def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
+    """Rows as ``width`` column lists (empty lists for no rows)."""
+    return [[row[i] for row in rows] for i in range(width)]
 
 
 def prepare_booking(
@@ -261,6 +277,45 @@ _TOTALS_UPSERT = (
     " ON CONFLICT (guild_id, season_id, currency, game, user_id) DO UPDATE SET total = ledger_totals.total"
     " + excluded.total, games = ledger_totals.games + excluded.games, wins = ledger_totals.wins + excluded.wins"
 )
+
+
+# PostgreSQL: a whole settlement in one statement (one round trip, one transaction): the settlement row, its
+# entries and its totals as data-modifying CTEs; entries and totals arrive as column arrays, so the text is
+# the same for any number of seats (one prepared statement). No row back: the key is booked already or the
+# guild has no open season yet — the full path (Ledger._insert) sorts that out.
+_PG_SETTLE = (
+    "WITH s AS (" + _INSERT_SETTLEMENT + "),"
+    " e AS (INSERT INTO entries (settlement_id, guild_id, season_id, user_id, is_bot, player_name, seat, game,"
+    " currency, amount, won, kind, played, created_at)"
+    " SELECT s.id, s.guild_id, s.season_id, r.user_id, r.is_bot, r.player_name, r.seat, s.game, r.currency,"
+    " r.amount, r.won, ?, r.played, s.created_at FROM s, unnest(?::bigint[], ?::bigint[], ?::text[], ?::bigint[],"
+    " ?::text[], ?::bigint[], ?::bigint[], ?::bigint[]) WITH ORDINALITY"
+    " AS r(user_id, is_bot, player_name, seat, currency, amount, won, played, n) ORDER BY r.n),"
+    " t AS (INSERT INTO ledger_totals (guild_id, season_id, currency, game, user_id, total, games, wins)"
+    " SELECT s.guild_id, s.season_id, u.currency, s.game, u.user_id, u.total, u.games, u.wins"
+    " FROM s, unnest(?::text[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[]) WITH ORDINALITY"
+    " AS u(currency, user_id, total, games, wins, n) ORDER BY u.n" + _TOTALS_UPSERT + ")"
+    " SELECT id FROM s"
+).replace("RETURNING id, season_id", "RETURNING id, season_id, guild_id, game, created_at")
+
+
+def _sqlite_settle(b: _Booking, now: str) -> Callable[[Any], bool]:
+    """SQLite: the settlement's three statements, run in one hop on the writer's thread
+    (:meth:`Database.transaction_sync`). False: nothing booked, for the full path to decide."""
+
+    def run(raw: Any) -> bool:
+        rows = raw.execute(_INSERT_SETTLEMENT, (b.key, b.game, b.table_id, b.hand_index, now, b.summary_json,
+                                                b.guild_id)).fetchall()  # fmt: skip
+        if not rows:
+            return False
+        settlement_id, season_id = int(rows[0][0]), int(rows[0][1])
+        raw.execute(*_multi_row(_ENTRY_COLUMNS, _ENTRY_VALUES, b.entry_params(settlement_id, season_id, now)))
+        totals = b.totals_params(season_id)
+        if totals:
+            raw.execute(*_multi_row(_TOTALS_COLUMNS, _TOTALS_VALUES, totals, _TOTALS_UPSERT))
+        return True
+
+    return run
 
 
 def _multi_row(head: str, values: str, rows: Sequence[tuple[Any, ...]], tail: str = "") -> tuple[str, list[Any]]:
@@ -437,12 +492,22 @@ class Ledger:
         summary: Mapping[str, Any] | None = None,
         kind: str = "hand",
     ) -> bool:
-        """:meth:`book` in a transaction of its own."""
+        """:meth:`book` in a transaction of its own.
+
+        The usual case (a new key, the guild's season open) is one round trip to PostgreSQL or one hop to SQLite's
+        writer thread; a key booked already or a guild's first settlement take the full path of :meth:`book`."""
         # Validate before taking the write lock: bad input should not queue behind other writers.
         booking = prepare_booking(
             key=key, guild_id=guild_id, game=game, table_id=table_id, hand_index=hand_index,
             seats=seats, amounts=amounts, summary=summary, kind=kind,
         )  # fmt: skip
+        now = _now_text(self._clock())
+        if self.db.dialect == "postgres":
+            booked = bool(await self.db.write_statement(_PG_SETTLE, booking.pg_settle_params(now)))
+        else:
+            booked = await self.db.transaction_sync(_sqlite_settle(booking, now))
+        if booked:
+            return True
         async with self.db.transaction() as conn:
             return await self._insert(conn, booking)
 
