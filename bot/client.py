@@ -128,7 +128,9 @@ class TavoloBot(commands.AutoShardedBot):
         tables_cog: Any = self.get_cog("Tables")
         if tables_cog is not None:
             await tables_cog.restore()
-        log.info("restored %d open table(s)", len(restored))
+        # The ids name what this process took over: with several processes, each must list only its shards' tables.
+        shards = "" if self.db.shards is None else f" of shards {','.join(map(str, self.db.shards[1]))}"
+        log.info("restored %d open table(s)%s: %s", len(restored), shards, " ".join(str(t.id) for t in restored) or "-")
         # one scheduler fires every table's turn timer (a timed-out human is played by the computer); started
         # after load() so a deadline that passed while the bot was down fires at once
         self.tables.start_timers()

@@ -54,6 +54,8 @@ from typing import Any, Protocol, Self, TypeVar
 import aiosqlite
 
 __all__ = [
+    "LOCK_RATINGS",
+    "LOCK_SETTLEMENTS",
     "MIGRATIONS_DIR",
     "Connection",
     "Cursor",
@@ -86,6 +88,11 @@ _ACTIVE_TX: ContextVar[frozenset[object]] = ContextVar("tavolo_db_active_tx", de
 class MigrationError(RuntimeError):
     """A migration file is malformed, duplicated, or failed to apply."""
 
+
+#: Keys of the locks several processes take on one PostgreSQL database (:meth:`Database.lock_across_processes`;
+#: any constants, distinct from each other and from the migrations' lock).
+LOCK_SETTLEMENTS = 0x7A7020
+LOCK_RATINGS = 0x7A7030
 
 #: The error both backends raise for a violated constraint or an append-only trigger (PostgreSQL's are
 #: re-raised as a subclass of it), so callers catch one type whatever the backend.
@@ -405,6 +412,10 @@ class Database:
             # aiosqlite runs calls in order on one thread: even if we are cancelled while ``run`` executes, it
             # finishes (commit or rollback) before any later BEGIN.
             return await writer._execute(run)
+
+    async def lock_across_processes(self, conn: Any, key: int) -> None:
+        """Hold lock ``key`` (``LOCK_*``) until ``conn``'s transaction ends, so other processes' transactions taking
+        it wait. SQLite: nothing to do — ``BEGIN IMMEDIATE`` already makes one writer per database file."""
 
     async def write_statement(self, sql: str, params: Any = ()) -> list[Any]:
         """One statement as a write transaction of its own (autocommit), its rows returned: one hop to the

@@ -295,6 +295,9 @@ class PostgresDatabase(Database):
     async def transaction_sync(self, fn: Any) -> Any:
         raise NotImplementedError("transaction_sync is SQLite's; PostgreSQL batches with write_statement")
 
+    async def lock_across_processes(self, conn: Any, key: int) -> None:
+        await conn.execute("SELECT pg_advisory_xact_lock(?)", (key,))
+
     async def write_statement(self, sql: str, params: Any = ()) -> list[Any]:
         """One statement, autocommitted (its own transaction: data-modifying CTEs make several writes one
         statement), in one round trip; under the process's write lock like :meth:`transaction`."""

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.db import Connection, Database
+from bot.db import LOCK_SETTLEMENTS, Connection, Database
 from bot.engine.protocol import CURRENCIES, ZERO_SUM_CURRENCIES
 
 from .models import (
@@ -265,6 +265,14 @@ _INSERT_SETTLEMENT = (
     " SELECT ?, guild_id, id, ?, ?, ?, ?, ? FROM seasons WHERE guild_id = ? AND closed_at IS NULL"
     " ON CONFLICT (key) DO NOTHING RETURNING id, season_id"
 )
+# PostgreSQL: the same, first taking the settlements lock for the rest of the transaction (a join with a row
+# that takes it, so no round trip of its own; the id is drawn after it). Settlement ids then follow commit
+# order across processes as they do with SQLite's single writer, which the ratings fold relies on: it reads
+# the settlements above the last one it applied, so a lower id committed later would be skipped for ever.
+_INSERT_SETTLEMENT_PG = _INSERT_SETTLEMENT.replace(
+    " FROM seasons WHERE",
+    f" FROM seasons, (SELECT pg_advisory_xact_lock({LOCK_SETTLEMENTS})) AS settlements_lock WHERE",
+)
 _ENTRY_COLUMNS = (
     "INSERT INTO entries (settlement_id, guild_id, season_id, user_id, is_bot, player_name, seat, game,"
     " currency, amount, won, kind, played, created_at) VALUES "
@@ -284,7 +292,7 @@ _TOTALS_UPSERT = (
 # the same for any number of seats (one prepared statement). No row back: the key is booked already or the
 # guild has no open season yet — the full path (Ledger._insert) sorts that out.
 _PG_SETTLE = (
-    "WITH s AS (" + _INSERT_SETTLEMENT + "),"
+    "WITH s AS (" + _INSERT_SETTLEMENT_PG + "),"
     " e AS (INSERT INTO entries (settlement_id, guild_id, season_id, user_id, is_bot, player_name, seat, game,"
     " currency, amount, won, kind, played, created_at)"
     " SELECT s.id, s.guild_id, s.season_id, r.user_id, r.is_bot, r.player_name, r.seat, s.game, r.currency,"
@@ -450,7 +458,8 @@ class Ledger:
             raise RuntimeError("Ledger.book() must be called inside `async with db.transaction() as conn`")
         now = _now_text(self._clock())
         params = (b.key, b.game, b.table_id, b.hand_index, now, b.summary_json, b.guild_id)
-        rows = list(await conn.execute_fetchall(_INSERT_SETTLEMENT, params))
+        insert = _INSERT_SETTLEMENT_PG if self.db.dialect == "postgres" else _INSERT_SETTLEMENT
+        rows = list(await conn.execute_fetchall(insert, params))
         if not rows:
             existing = await self._existing(conn, b.key)
             if existing is not None:
@@ -464,7 +473,7 @@ class Ledger:
                     raise KeyConflict(f"settlement key {b.key!r} is already used by another settlement")
                 return False
             await self._open_season_id(conn, b.guild_id, now)  # the guild's first booking: open season 1
-            rows = list(await conn.execute_fetchall(_INSERT_SETTLEMENT, params))
+            rows = list(await conn.execute_fetchall(insert, params))
             if not rows:  # booked by another process between the two statements
                 return False
         settlement_id, season_id = int(rows[0][0]), int(rows[0][1])
