@@ -26,7 +26,7 @@ import asyncio
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Self
@@ -151,6 +151,49 @@ class PgConnection:
             await self.raw.executemany(stmt.sql, [tuple(p) for p in parameters])
         except asyncpg.PostgresError as exc:
             raise _wrap(exc) from exc
+
+
+class _Listener:
+    """One LISTEN connection of :meth:`PostgresDatabase.listen`, reconnecting with backoff when it drops."""
+
+    def __init__(self, url: str, channel: str, callback: Callable[[str], None], name: str) -> None:
+        self._url, self._channel, self._callback, self._name = url, channel, callback, name
+        self._raw: asyncpg.Connection | None = None
+        self._stopped = False
+        self._reconnecting: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        raw = await asyncpg.connect(self._url)
+        await raw.add_listener(self._channel, lambda _conn, _pid, _channel, payload: self._callback(payload))
+        raw.add_termination_listener(self._lost)
+        self._raw = raw
+
+    def _lost(self, _raw: Any) -> None:
+        if not self._stopped and self._reconnecting is None:
+            log.warning("LISTEN %s on %s lost; reconnecting", self._channel, self._name)
+            self._reconnecting = asyncio.create_task(self._reconnect())
+
+    async def _reconnect(self) -> None:
+        delay = 0.5
+        try:
+            while not self._stopped:
+                try:
+                    await self.connect()
+                    log.info("LISTEN %s on %s again", self._channel, self._name)
+                    return
+                except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                    log.warning("LISTEN %s: %s; retrying in %.1f s", self._channel, exc, delay)
+                    await asyncio.sleep(delay)  # backoff while the server is unreachable
+                    delay = min(delay * 2, 30.0)
+        finally:
+            self._reconnecting = None
+
+    async def stop(self) -> None:
+        self._stopped = True
+        if self._reconnecting is not None:
+            self._reconnecting.cancel()
+        if self._raw is not None and not self._raw.is_closed():
+            await self._raw.close()
 
 
 class PostgresDatabase(Database):
@@ -305,6 +348,19 @@ class PostgresDatabase(Database):
             raise RuntimeError("nested Database.transaction() in the same task (pass the connection down)")
         async with self._write_lock, self._require_pool().acquire() as raw:
             return await PgConnection(raw, self.identity_tables).execute_fetchall(sql, params)
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> Callable[[], Awaitable[None]]:
+        """Call ``callback(payload)`` (in the event loop) for every NOTIFY on ``channel``, from any process, on a
+        connection of its own (re-opened if it is lost; notifications meanwhile are missed); returns the
+        coroutine function that stops listening."""
+        listener = _Listener(self.path, channel, callback, self._safe_name)
+        await listener.connect()
+        return listener.stop
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """NOTIFY every process listening on ``channel``."""
+        async with self._require_pool().acquire() as raw:
+            await raw.execute("SELECT pg_notify($1, $2)", channel, payload)
 
     async def fetchall(self, sql: str, params: Any = ()) -> list[Any]:
         if self.in_transaction and self._tx_conn is not None:

@@ -153,3 +153,39 @@ async def test_two_processes_two_shards_one_database(fake_discord: FakeDiscord, 
     assert "restored 0 open table(s) of shards 0: -" in procs[0].output
     for p in (*procs, killed):
         assert "Traceback" not in p.output and " ERROR " not in p.output, p.output
+
+
+async def test_dm_clicks_reach_the_process_holding_the_table(fake_discord: FakeDiscord, pg_url: str) -> None:
+    """Players with open DMs play from their hand DMs; every DM click reaches shard 0's process, which passes
+    those of shard 1's table on (bot/forwarding.py). Both games end, each booked once."""
+    fake = fake_discord
+    fake.gateway.shard_count = SHARDS
+    guilds = [fake.add_guild(f"on shard {i}", shard=(i, SHARDS)) for i in range(SHARDS)]
+    channels = [fake.add_channel(g, "cards") for g in guilds]
+    hosts = [fake.add_user(f"host{i}") for i in range(SHARDS)]
+    await (await Database.open(pg_url)).close()
+    procs = list(await asyncio.gather(*(BotProcess(fake, env=_env(pg_url, i)).start() for i in range(SHARDS))))
+    try:
+        await fake.wait_for_commands("wizard", "table")
+        players = [Player(fake, h, random.Random(h.id)) for h in hosts]
+        for host, channel in zip(hosts, channels, strict=True):
+            await (await host.slash(channel, "wizard new", rounds="1,2", stake_per_point=1)).reply()
+            lobby = await fake.wait_for_message(channel, lambda m: any(b["label"] == "Start" for b in m.buttons()))
+            for _ in range(2):
+                await (await host.click(lobby, label="Add computer")).ack()
+            await fake.wait_for(lambda lobby=lobby: "Computer 2" in fake.message(lobby.id).text())
+            await (await host.click(lobby, label="Start")).ack()
+        await fake.wait_for(lambda: all(p.panel() is not None for p in players), description="the hand DMs")
+        assert all(p.user.dm_messages() for p in players)  # they play from DMs, not from the channel
+        await play_until(fake, players, lambda: all(_games_over(fake, ch) == 1 for ch in channels))
+        booked = await _ledger(pg_url)
+        for g in guilds:
+            ((_key, entries, stake),) = booked[g.id]
+            assert entries == 6 and stake == 0
+        assert not fake.late_acks
+        fake.assert_clean()
+    finally:
+        for p in procs:
+            assert await p.stop() == 0
+    for p in procs:
+        assert "Traceback" not in p.output and " ERROR " not in p.output, p.output
