@@ -17,6 +17,7 @@ from bot.ai_runner import AgentRunner
 from bot.config import Settings
 from bot.db import Database
 from bot.engine.protocol import Action
+from bot.forwarding import InteractionForwarder
 from bot.i18n import _, using
 from bot.images import ImageCache
 from bot.images import prepare as prepare_images
@@ -93,6 +94,7 @@ class TavoloBot(commands.AutoShardedBot):
         self.services: Services | None = None
         self.tournaments: TournamentService | None = None
         self.agent_runner: AgentRunner | None = None
+        self.forwarder: InteractionForwarder | None = None
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
@@ -132,10 +134,23 @@ class TavoloBot(commands.AutoShardedBot):
         tables_cog: Any = self.get_cog("Tables")
         if tables_cog is not None:
             await tables_cog.restore()
-        log.info("restored %d open table(s)", len(restored))
+        # The ids name what this process took over: with several processes, each must list only its shards' tables.
+        shards = "" if self.db.shards is None else f" of shards {','.join(map(str, self.db.shards[1]))}"
+        log.info("restored %d open table(s)%s: %s", len(restored), shards, " ".join(str(t.id) for t in restored) or "-")
         # one scheduler fires every table's turn timer (a timed-out human is played by the computer); started
         # after load() so a deadline that passed while the bot was down fires at once
         self.tables.start_timers()
+        if self.db.shards is not None and self.db.dialect == "postgres":
+            # Several processes: DM clicks all reach shard 0's process; the one holding the table must get them.
+            tables = self.tables
+            self.forwarder = InteractionForwarder(
+                self._connection.parsers,
+                holds=lambda table_id: table_id in tables.tables,
+                status=tables.table_status,
+                listen=self.db.listen,  # type: ignore[attr-defined]  # PostgresDatabase's
+                notify=self.db.notify,  # type: ignore[attr-defined]
+            )
+            await self.forwarder.start()
 
     async def _run_agent(self, fn: Callable[..., Action], *args: Any) -> Action:
         """Searching (strong) computer players run in worker processes so they never hold the event loop's
@@ -184,6 +199,9 @@ class TavoloBot(commands.AutoShardedBot):
 
     async def close_services(self) -> None:
         """Stop what setup_hook started (also for a bot that never connected, e.g. the offline command tree)."""
+        if self.forwarder is not None:
+            await self.forwarder.stop()
+            self.forwarder = None
         if self.tables is not None:
             await self.tables.stop_timers()
             await self.tables.idle()

@@ -43,17 +43,19 @@ import logging
 import os
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol, Self
+from typing import Any, Protocol, Self, TypeVar
 
 import aiosqlite
 
 __all__ = [
+    "LOCK_RATINGS",
+    "LOCK_SETTLEMENTS",
     "MIGRATIONS_DIR",
     "Connection",
     "Cursor",
@@ -66,6 +68,8 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: Where the numbered ``.sql`` migrations live (package data, no ``__init__.py``).
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
@@ -84,6 +88,11 @@ _ACTIVE_TX: ContextVar[frozenset[object]] = ContextVar("tavolo_db_active_tx", de
 class MigrationError(RuntimeError):
     """A migration file is malformed, duplicated, or failed to apply."""
 
+
+#: Keys of the locks several processes take on one PostgreSQL database (:meth:`Database.lock_across_processes`;
+#: any constants, distinct from each other and from the migrations' lock).
+LOCK_SETTLEMENTS = 0x7A7020
+LOCK_RATINGS = 0x7A7030
 
 #: The error both backends raise for a violated constraint or an append-only trigger (PostgreSQL's are
 #: re-raised as a subclass of it), so callers catch one type whatever the backend.
@@ -377,6 +386,44 @@ class Database:
             finally:
                 self._tx_marker = None
                 _ACTIVE_TX.reset(token)
+
+    async def transaction_sync(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """SQLite only: a write transaction run whole on the writer's thread — ``BEGIN IMMEDIATE``, ``fn`` with the
+        plain :mod:`sqlite3` connection, ``COMMIT`` (``ROLLBACK`` if ``fn`` raises) — in one hop instead of one
+        per statement. For hot paths of a few statements (a settlement); ``fn`` must not block on anything
+        but SQLite. Serialized with :meth:`transaction` by the same lock."""
+        if self.in_transaction:
+            raise RuntimeError("nested Database.transaction() in the same task (pass the connection down)")
+        writer = self.conn
+
+        def run() -> T:
+            raw = writer._conn  # aiosqlite's sqlite3 connection, used here on aiosqlite's own thread
+            raw.execute("BEGIN IMMEDIATE")
+            try:
+                result = fn(raw)
+                raw.execute("COMMIT")
+            except BaseException:
+                if raw.in_transaction:
+                    raw.execute("ROLLBACK")
+                raise
+            return result
+
+        async with self._write_lock:
+            # aiosqlite runs calls in order on one thread: even if we are cancelled while ``run`` executes, it
+            # finishes (commit or rollback) before any later BEGIN.
+            return await writer._execute(run)
+
+    async def lock_across_processes(self, conn: Any, key: int) -> None:
+        """Hold lock ``key`` (``LOCK_*``) until ``conn``'s transaction ends, so other processes' transactions taking
+        it wait. SQLite: nothing to do — ``BEGIN IMMEDIATE`` already makes one writer per database file."""
+
+    async def write_statement(self, sql: str, params: Any = ()) -> list[Any]:
+        """One statement as a write transaction of its own (autocommit), its rows returned: one hop to the
+        writer (SQLite), one round trip to the server (PostgreSQL). Serialized with :meth:`transaction`."""
+        if self.in_transaction:
+            raise RuntimeError("nested Database.transaction() in the same task (pass the connection down)")
+        async with self._write_lock:
+            return list(await self.conn.execute_fetchall(sql, params))
 
     @asynccontextmanager
     async def reader(self) -> AsyncIterator[aiosqlite.Connection]:

@@ -26,7 +26,7 @@ import asyncio
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Self
@@ -70,6 +70,12 @@ def _wrap(exc: asyncpg.PostgresError) -> sqlite3.Error:
     err = cls(f"{type(exc).__name__}: {exc}")
     err.sqlstate = getattr(exc, "sqlstate", None)  # type: ignore[attr-defined]
     return err
+
+
+async def _keep_session(raw: asyncpg.Connection) -> None:
+    """Released connections skip asyncpg's reset query (``RESET ALL``, ``UNLISTEN *``…), a round trip per
+    transaction and read: nothing here changes session state (no SET, LISTEN or cursors; the migrations'
+    advisory lock is released explicitly), and asyncpg still rolls back a transaction left open."""
 
 
 def _numeric(text: str) -> int | float:
@@ -147,6 +153,49 @@ class PgConnection:
             raise _wrap(exc) from exc
 
 
+class _Listener:
+    """One LISTEN connection of :meth:`PostgresDatabase.listen`, reconnecting with backoff when it drops."""
+
+    def __init__(self, url: str, channel: str, callback: Callable[[str], None], name: str) -> None:
+        self._url, self._channel, self._callback, self._name = url, channel, callback, name
+        self._raw: asyncpg.Connection | None = None
+        self._stopped = False
+        self._reconnecting: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        raw = await asyncpg.connect(self._url)
+        await raw.add_listener(self._channel, lambda _conn, _pid, _channel, payload: self._callback(payload))
+        raw.add_termination_listener(self._lost)
+        self._raw = raw
+
+    def _lost(self, _raw: Any) -> None:
+        if not self._stopped and self._reconnecting is None:
+            log.warning("LISTEN %s on %s lost; reconnecting", self._channel, self._name)
+            self._reconnecting = asyncio.create_task(self._reconnect())
+
+    async def _reconnect(self) -> None:
+        delay = 0.5
+        try:
+            while not self._stopped:
+                try:
+                    await self.connect()
+                    log.info("LISTEN %s on %s again", self._channel, self._name)
+                    return
+                except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                    log.warning("LISTEN %s: %s; retrying in %.1f s", self._channel, exc, delay)
+                    await asyncio.sleep(delay)  # backoff while the server is unreachable
+                    delay = min(delay * 2, 30.0)
+        finally:
+            self._reconnecting = None
+
+    async def stop(self) -> None:
+        self._stopped = True
+        if self._reconnecting is not None:
+            self._reconnecting.cancel()
+        if self._raw is not None and not self._raw.is_closed():
+            await self._raw.close()
+
+
 class PostgresDatabase(Database):
     """A PostgreSQL database behind :class:`~bot.db.Database`'s interface (see the module docstring)."""
 
@@ -181,7 +230,7 @@ class PostgresDatabase(Database):
             return self
         try:
             self._pool = await asyncpg.create_pool(
-                self.path, min_size=1, max_size=self.pool_size, init=self._init_connection
+                self.path, min_size=1, max_size=self.pool_size, init=self._init_connection, reset=_keep_session
             )
             async with self._pool.acquire() as raw:
                 await self._apply_migrations(raw)
@@ -285,6 +334,33 @@ class PostgresDatabase(Database):
                 yield PgConnection(raw, self.identity_tables)
             finally:
                 await tx.rollback()
+
+    async def transaction_sync(self, fn: Any) -> Any:
+        raise NotImplementedError("transaction_sync is SQLite's; PostgreSQL batches with write_statement")
+
+    async def lock_across_processes(self, conn: Any, key: int) -> None:
+        await conn.execute("SELECT pg_advisory_xact_lock(?)", (key,))
+
+    async def write_statement(self, sql: str, params: Any = ()) -> list[Any]:
+        """One statement, autocommitted (its own transaction: data-modifying CTEs make several writes one
+        statement), in one round trip; under the process's write lock like :meth:`transaction`."""
+        if self.in_transaction:
+            raise RuntimeError("nested Database.transaction() in the same task (pass the connection down)")
+        async with self._write_lock, self._require_pool().acquire() as raw:
+            return await PgConnection(raw, self.identity_tables).execute_fetchall(sql, params)
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> Callable[[], Awaitable[None]]:
+        """Call ``callback(payload)`` (in the event loop) for every NOTIFY on ``channel``, from any process, on a
+        connection of its own (re-opened if it is lost; notifications meanwhile are missed); returns the
+        coroutine function that stops listening."""
+        listener = _Listener(self.path, channel, callback, self._safe_name)
+        await listener.connect()
+        return listener.stop
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """NOTIFY every process listening on ``channel``."""
+        async with self._require_pool().acquire() as raw:
+            await raw.execute("SELECT pg_notify($1, $2)", channel, payload)
 
     async def fetchall(self, sql: str, params: Any = ()) -> list[Any]:
         if self.in_transaction and self._tx_conn is not None:

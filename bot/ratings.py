@@ -3,7 +3,8 @@
 Why derived: the ledger is the record; ratings are a cache over its settlements, read through
 :class:`~bot.ledger.Ledger` (this module owns only the ``ratings`` and ``rating_applied`` tables).
 :meth:`Ratings.sync` folds in every settlement not yet applied, strictly in settlement id order (ids follow
-commit order: the database has one writer), and records each one in ``rating_applied`` in the same
+commit order: SQLite has one writer; on PostgreSQL each settlement insert holds one lock until its commit, and
+syncs of several processes take turns), and records each one in ``rating_applied`` in the same
 transaction as the rating change, so retries and concurrent callers can never apply a settlement twice.
 :meth:`Ratings.rebuild` forgets a guild's ratings and replays its settlements, which yields exactly the same
 numbers.
@@ -31,7 +32,7 @@ from typing import Any
 import aiosqlite
 from openskill.models import PlackettLuce
 
-from bot.db import Database
+from bot.db import LOCK_RATINGS, Database
 from bot.games import registry
 from bot.ledger import Ledger, SettlementRow
 
@@ -141,6 +142,8 @@ class Ratings:
         async with self._lock:
             while True:
                 async with self.db.transaction() as conn:
+                    # Other processes (shards) sync too: one at a time, or both would apply the same settlements.
+                    await self.db.lock_across_processes(conn, LOCK_RATINGS)
                     cursor = await self._cursor(conn)
                     # Read inside the transaction (the ledger reuses its connection): the cursor and the
                     # batch it selects cannot move under us.
@@ -153,6 +156,7 @@ class Ratings:
     async def rebuild(self, guild_id: int) -> int:
         """Forget the guild's ratings and replay all its settlements (same result as the live updates)."""
         async with self._lock, self.db.transaction() as conn:
+            await self.db.lock_across_processes(conn, LOCK_RATINGS)
             # The cursor is read before deleting: other guilds' applied settlements stay applied, and this
             # guild's settlements up to it are replayed here (later ones are left to sync()).
             cursor = await self._cursor(conn)

@@ -523,3 +523,138 @@ def test_message_validation_accepts_the_limits() -> None:
     rows.append({"type": 1, "components": [_select(25, max_values=25)]})
     embed = {"title": "t" * 256, "description": "d" * 4096, "fields": [{"name": "n", "value": "v" * 60}] * 25}
     assert not validate_message({"content": "x" * 2000, "embeds": [embed], "components": rows})
+
+
+# -- shards -------------------------------------------------------------------------------------------------
+
+
+async def _identify(
+    fake: FakeDiscord, session: aiohttp.ClientSession, shard: list[int] | None
+) -> aiohttp.ClientWebSocketResponse:
+    ws = await session.ws_connect(fake.gateway_url + "?v=10&encoding=json")
+    hello = await ws.receive_json(timeout=5)
+    assert hello["op"] == 10
+    data: dict = {"token": fake.token, "intents": int(discord.Intents.default().value), "properties": {}}
+    if shard is not None:
+        data["shard"] = shard
+    await ws.send_json({"op": 2, "d": data})
+    return ws
+
+
+async def _events_until_ack(ws: aiohttp.ClientWebSocketResponse) -> list[tuple[str, dict]]:
+    """The dispatches queued on ``ws`` so far: a heartbeat's ACK is queued after them (frames keep their order)."""
+    await ws.send_json({"op": 1, "d": None})
+    events = []
+    while (frame := await ws.receive_json(timeout=5))["op"] != 11:
+        if frame["op"] == 0:
+            events.append((frame["t"], frame["d"]))
+    return events
+
+
+def _guild_ids(events: list[tuple[str, dict]], name: str) -> list[int]:
+    return [int(d["id"] if name.startswith("GUILD_") else d["guild_id"]) for t, d in events if t == name]
+
+
+async def test_shards_get_only_their_guilds_and_dms_go_to_shard_0(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    fake.gateway.shard_count = 2
+    guilds = [fake.add_guild(f"guild on shard {i}", shard=(i, 2)) for i in (0, 1, 0, 1)]
+    assert [(g.id >> 22) % 2 for g in guilds] == [0, 1, 0, 1]
+    assert sorted(fake.world.ids.next() > g.id for g in guilds) == [True] * 4  # ids still increase
+    alice = fake.add_user("alice")
+    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {fake.token}"}) as http:
+        async with http.get(fake.api_base + "/gateway/bot") as response:
+            assert (await response.json())["shards"] == 2
+        ws = [await _identify(fake, http, [i, 2]) for i in (0, 1)]
+        await fake.wait_for(lambda: fake.gateway.shard_connected((0, 2)) and fake.gateway.shard_connected((1, 2)))
+        first = [await _events_until_ack(w) for w in ws]
+        for i in (0, 1):
+            ready = next(d for t, d in first[i] if t == "READY")
+            assert ready["shard"] == [i, 2]
+            mine = [g.id for g in guilds if (g.id >> 22) % 2 == i]
+            assert [int(g["id"]) for g in ready["guilds"]] == mine
+            assert _guild_ids(first[i], "GUILD_CREATE") == mine
+
+        # Guild events follow the guild's shard; a DM and its interaction go to shard 0.
+        channels = [fake.add_channel(g, "cards") for g in guilds[:2]]
+        for ch in channels:
+            fake._new_message(ch, alice.user, {"content": "hello"})
+        fake._new_message(alice.dm_channel, alice.user, {"content": "psst"})
+        fake._dispatch_interaction(alice, channels[1], 3, {"custom_id": "x", "component_type": 2})
+        fake._dispatch_interaction(alice, alice.dm_channel, 3, {"custom_id": "y", "component_type": 2})
+        later = [await _events_until_ack(w) for w in ws]
+        assert _guild_ids(later[0], "CHANNEL_CREATE") == [guilds[0].id]
+        assert _guild_ids(later[1], "CHANNEL_CREATE") == [guilds[1].id]
+        dm_id = str(alice.dm_channel.id)
+        assert [d["channel_id"] for t, d in later[0] if t == "MESSAGE_CREATE"] == [str(channels[0].id), dm_id]
+        assert [d.get("guild_id") for t, d in later[1] if t == "MESSAGE_CREATE"] == [str(guilds[1].id)]
+        assert [d["data"]["custom_id"] for t, d in later[0] if t == "INTERACTION_CREATE"] == ["y"]
+        assert [d["data"]["custom_id"] for t, d in later[1] if t == "INTERACTION_CREATE"] == ["x"]
+
+        # A guild added later reaches its shard only; a shard outside the count is refused.
+        late = fake.add_guild("late", shard=(1, 2))
+        assert [(_guild_ids(await _events_until_ack(w), "GUILD_CREATE")) for w in ws] == [[], [late.id]]
+        bad = await _identify(fake, http, [2, 2])
+        closed = await bad.receive(timeout=5)
+        assert closed.type is aiohttp.WSMsgType.CLOSE and closed.data == 4010
+        for w in ws:
+            await w.close()
+    fake.assert_clean()
+
+
+async def test_two_sharded_clients_at_once(fake_discord: FakeDiscord) -> None:
+    """Two discord.py clients, one shard each (what two bot processes do), and one running both shards as
+    /gateway/bot recommends."""
+    fake = fake_discord
+    fake.gateway.shard_count = 2
+    guilds = [fake.add_guild(f"g{i}", shard=(i, 2)) for i in (0, 1)]
+    channels = [fake.add_channel(g, "cards") for g in guilds]
+    alice = fake.add_user("alice")
+    apply_endpoints(fake.api_base, fake.gateway_url)
+    heard: list[list[tuple[int, str]]] = [[], []]
+
+    def client(shard_ids: list[int] | None, log: list[tuple[int, str]]) -> discord.AutoShardedClient:
+        kwargs = {} if shard_ids is None else {"shard_ids": shard_ids, "shard_count": 2}
+        c = discord.AutoShardedClient(intents=discord.Intents.default(), guild_ready_timeout=0.05, **kwargs)
+
+        @c.event
+        async def on_message(message: discord.Message) -> None:
+            log.append((message.guild.id if message.guild else 0, str(message.guild.shard_id) if message.guild else ""))
+            fake.notify()
+
+        return c
+
+    clients = [client([i], heard[i]) for i in (0, 1)]
+    tasks = [asyncio.create_task(c.start(fake.token)) for c in clients]
+    try:
+        for c in clients:
+            await asyncio.wait_for(c.wait_until_ready(), 10)
+        assert [[g.id for g in c.guilds] for c in clients] == [[guilds[0].id], [guilds[1].id]]
+        for ch in channels:
+            fake._new_message(ch, alice.user, {"content": "hi"})
+        await fake.wait_for(lambda: all(heard), description="a message on each client")
+        assert heard == [[(guilds[0].id, "0")], [(guilds[1].id, "1")]]
+    finally:
+        for c in clients:
+            await c.close()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await t
+
+    both: list[tuple[int, str]] = []
+    whole = client(None, both)
+    task = asyncio.create_task(whole.start(fake.token))
+    try:
+        await asyncio.wait_for(whole.wait_until_ready(), 10)
+        assert whole.shard_count == 2 and sorted(whole.shards) == [0, 1]
+        assert sorted(g.id for g in whole.guilds) == sorted(g.id for g in guilds)
+        for ch in channels:
+            fake._new_message(ch, alice.user, {"content": "hi"})
+        await fake.wait_for(lambda: len(both) == 2, description="both messages")
+        assert sorted(both) == sorted([(guilds[0].id, "0"), (guilds[1].id, "1")])
+    finally:
+        await whole.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        reset_endpoints()
+    fake.assert_clean()

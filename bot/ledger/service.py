@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.db import Connection, Database
+from bot.db import LOCK_SETTLEMENTS, Connection, Database
 from bot.engine.protocol import CURRENCIES, ZERO_SUM_CURRENCIES
 from bot.i18n import N_
 
@@ -131,9 +131,10 @@ class _Booking:
     # (seat, user_id, is_bot, name, currency, amount, played, won) — seat-major, in CURRENCIES order.
     rows: tuple[tuple[int, int, int, str, str, int, int, int], ...]
 
-    def totals_params(self, season_id: int) -> list[tuple[Any, ...]]:
-        """The ``ledger_totals`` increments of this settlement: one per (currency, human user), in key order (so
-        concurrent bookings lock the rows in the same order and cannot deadlock each other)."""
+    def totals(self) -> list[tuple[str, int, int, int, int]]:
+        """The ``ledger_totals`` increments of this settlement, ``(currency, user, total, games, wins)``: one per
+        (currency, human user), in key order (so concurrent bookings lock the rows in the same order and cannot
+        deadlock each other)."""
         sums: dict[tuple[str, int], list[int]] = {}
         for _seat, uid, bot, _name, cur, amt, played, won in self.rows:
             if bot:
@@ -142,9 +143,19 @@ class _Booking:
             acc[0] += amt
             acc[1] += played
             acc[2] += won
-        return [
-            (self.guild_id, season_id, cur, self.game, uid, t, g, w) for (cur, uid), (t, g, w) in sorted(sums.items())
-        ]
+        return [(cur, uid, t, g, w) for (cur, uid), (t, g, w) in sorted(sums.items())]
+
+    def totals_params(self, season_id: int) -> list[tuple[Any, ...]]:
+        return [(self.guild_id, season_id, cur, self.game, uid, t, g, w) for cur, uid, t, g, w in self.totals()]
+
+    def pg_settle_params(self, now: str) -> tuple[Any, ...]:
+        """The parameters of :data:`_PG_SETTLE`: the settlement, then its entries and totals as column arrays."""
+        seat, uid, bot, name, cur, amt, played, won = _columns(self.rows, 8)
+        t_cur, t_uid, t_total, t_games, t_wins = _columns(self.totals(), 5)
+        return (
+            self.key, self.game, self.table_id, self.hand_index, now, self.summary_json, self.guild_id, self.kind,
+            uid, bot, name, seat, cur, amt, won, played, t_cur, t_uid, t_total, t_games, t_wins,
+        )  # fmt: skip
 
     def entry_params(self, settlement_id: int, season_id: int, created_at: str) -> list[tuple[Any, ...]]:
         return [
@@ -166,6 +177,11 @@ class _Booking:
             )
             for seat, uid, bot, name, cur, amt, played, won in self.rows
         ]
+
+
+def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
+    """Rows as ``width`` column lists (empty lists for no rows)."""
+    return [[row[i] for row in rows] for i in range(width)]
 
 
 def prepare_booking(
@@ -253,6 +269,14 @@ _INSERT_SETTLEMENT = (
     " SELECT ?, guild_id, id, ?, ?, ?, ?, ? FROM seasons WHERE guild_id = ? AND closed_at IS NULL"
     " ON CONFLICT (key) DO NOTHING RETURNING id, season_id"
 )
+# PostgreSQL: the same, first taking the settlements lock for the rest of the transaction (a join with a row
+# that takes it, so no round trip of its own; the id is drawn after it). Settlement ids then follow commit
+# order across processes as they do with SQLite's single writer, which the ratings fold relies on: it reads
+# the settlements above the last one it applied, so a lower id committed later would be skipped for ever.
+_INSERT_SETTLEMENT_PG = _INSERT_SETTLEMENT.replace(
+    " FROM seasons WHERE",
+    f" FROM seasons, (SELECT pg_advisory_xact_lock({LOCK_SETTLEMENTS})) AS settlements_lock WHERE",
+)
 _ENTRY_COLUMNS = (
     "INSERT INTO entries (settlement_id, guild_id, season_id, user_id, is_bot, player_name, seat, game,"
     " currency, amount, won, kind, played, created_at) VALUES "
@@ -265,6 +289,45 @@ _TOTALS_UPSERT = (
     " ON CONFLICT (guild_id, season_id, currency, game, user_id) DO UPDATE SET total = ledger_totals.total"
     " + excluded.total, games = ledger_totals.games + excluded.games, wins = ledger_totals.wins + excluded.wins"
 )
+
+
+# PostgreSQL: a whole settlement in one statement (one round trip, one transaction): the settlement row, its
+# entries and its totals as data-modifying CTEs; entries and totals arrive as column arrays, so the text is
+# the same for any number of seats (one prepared statement). No row back: the key is booked already or the
+# guild has no open season yet — the full path (Ledger._insert) sorts that out.
+_PG_SETTLE = (
+    "WITH s AS (" + _INSERT_SETTLEMENT_PG + "),"
+    " e AS (INSERT INTO entries (settlement_id, guild_id, season_id, user_id, is_bot, player_name, seat, game,"
+    " currency, amount, won, kind, played, created_at)"
+    " SELECT s.id, s.guild_id, s.season_id, r.user_id, r.is_bot, r.player_name, r.seat, s.game, r.currency,"
+    " r.amount, r.won, ?, r.played, s.created_at FROM s, unnest(?::bigint[], ?::bigint[], ?::text[], ?::bigint[],"
+    " ?::text[], ?::bigint[], ?::bigint[], ?::bigint[]) WITH ORDINALITY"
+    " AS r(user_id, is_bot, player_name, seat, currency, amount, won, played, n) ORDER BY r.n),"
+    " t AS (INSERT INTO ledger_totals (guild_id, season_id, currency, game, user_id, total, games, wins)"
+    " SELECT s.guild_id, s.season_id, u.currency, s.game, u.user_id, u.total, u.games, u.wins"
+    " FROM s, unnest(?::text[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[]) WITH ORDINALITY"
+    " AS u(currency, user_id, total, games, wins, n) ORDER BY u.n" + _TOTALS_UPSERT + ")"
+    " SELECT id FROM s"
+).replace("RETURNING id, season_id", "RETURNING id, season_id, guild_id, game, created_at")
+
+
+def _sqlite_settle(b: _Booking, now: str) -> Callable[[Any], bool]:
+    """SQLite: the settlement's three statements, run in one hop on the writer's thread
+    (:meth:`Database.transaction_sync`). False: nothing booked, for the full path to decide."""
+
+    def run(raw: Any) -> bool:
+        rows = raw.execute(_INSERT_SETTLEMENT, (b.key, b.game, b.table_id, b.hand_index, now, b.summary_json,
+                                                b.guild_id)).fetchall()  # fmt: skip
+        if not rows:
+            return False
+        settlement_id, season_id = int(rows[0][0]), int(rows[0][1])
+        raw.execute(*_multi_row(_ENTRY_COLUMNS, _ENTRY_VALUES, b.entry_params(settlement_id, season_id, now)))
+        totals = b.totals_params(season_id)
+        if totals:
+            raw.execute(*_multi_row(_TOTALS_COLUMNS, _TOTALS_VALUES, totals, _TOTALS_UPSERT))
+        return True
+
+    return run
 
 
 def _multi_row(head: str, values: str, rows: Sequence[tuple[Any, ...]], tail: str = "") -> tuple[str, list[Any]]:
@@ -399,7 +462,8 @@ class Ledger:
             raise RuntimeError("Ledger.book() must be called inside `async with db.transaction() as conn`")
         now = _now_text(self._clock())
         params = (b.key, b.game, b.table_id, b.hand_index, now, b.summary_json, b.guild_id)
-        rows = list(await conn.execute_fetchall(_INSERT_SETTLEMENT, params))
+        insert = _INSERT_SETTLEMENT_PG if self.db.dialect == "postgres" else _INSERT_SETTLEMENT
+        rows = list(await conn.execute_fetchall(insert, params))
         if not rows:
             existing = await self._existing(conn, b.key)
             if existing is not None:
@@ -413,7 +477,7 @@ class Ledger:
                     raise KeyConflict(f"settlement key {b.key!r} is already used by another settlement")
                 return False
             await self._open_season_id(conn, b.guild_id, now)  # the guild's first booking: open season 1
-            rows = list(await conn.execute_fetchall(_INSERT_SETTLEMENT, params))
+            rows = list(await conn.execute_fetchall(insert, params))
             if not rows:  # booked by another process between the two statements
                 return False
         settlement_id, season_id = int(rows[0][0]), int(rows[0][1])
@@ -441,12 +505,22 @@ class Ledger:
         summary: Mapping[str, Any] | None = None,
         kind: str = "hand",
     ) -> bool:
-        """:meth:`book` in a transaction of its own."""
+        """:meth:`book` in a transaction of its own.
+
+        The usual case (a new key, the guild's season open) is one round trip to PostgreSQL or one hop to SQLite's
+        writer thread; a key booked already or a guild's first settlement take the full path of :meth:`book`."""
         # Validate before taking the write lock: bad input should not queue behind other writers.
         booking = prepare_booking(
             key=key, guild_id=guild_id, game=game, table_id=table_id, hand_index=hand_index,
             seats=seats, amounts=amounts, summary=summary, kind=kind,
         )  # fmt: skip
+        now = _now_text(self._clock())
+        if self.db.dialect == "postgres":
+            booked = bool(await self.db.write_statement(_PG_SETTLE, booking.pg_settle_params(now)))
+        else:
+            booked = await self.db.transaction_sync(_sqlite_settle(booking, now))
+        if booked:
+            return True
         async with self.db.transaction() as conn:
             return await self._insert(conn, booking)
 

@@ -26,6 +26,11 @@ and ``edits`` (earlier versions, oldest first). Waiting: ``fake.wait_for(predica
 every state change. Metrics: ``fake.requests``, ``fake.rate_limited``, ``fake.ack_latencies``,
 ``fake.late_acks``. Faults: ``fake.set_rate_limit(...)``, ``fake.gateway.drop()``,
 ``fake.gateway.invalidate()``, ``fake.add_user(name, dms_closed=True)``, ``BotProcess.kill()``.
+
+Shards: ``fake.gateway.shard_count = 2`` (what ``/gateway/bot`` recommends), ``fake.add_guild(name, shard=(1, 2))``
+for a guild on a given shard; each shard's live session (``fake.gateway.live[(shard_id, count)]``) gets only
+its guilds' events, DMs go to shard 0, and ``BotProcess`` with ``TAVOLO_SHARD_COUNT``/``TAVOLO_SHARD_IDS`` waits
+for its own shards to connect.
 """
 
 from .process import BotProcess

@@ -14,8 +14,14 @@ Protocol summary (what discord.py 2.7 actually does against it):
 * REQUEST_GUILD_MEMBERS (op 8, sent when the members intent makes discord.py chunk guilds) ->
   a single GUILD_MEMBERS_CHUNK.
 
-Sessions outlive connections so that a restarted or reconnecting bot can resume; the most recent
-session to IDENTIFY or RESUME is the one that receives dispatched events.
+Sessions outlive connections so that a restarted or reconnecting bot can resume; per shard, the most
+recent session to IDENTIFY or RESUME is the one that receives dispatched events.
+
+Shards, as on Discord: ``/gateway/bot`` recommends :attr:`Gateway.shard_count` shards; IDENTIFY may carry
+``shard: [shard_id, count]`` (none means ``[0, 1]``, every guild). A session gets READY, GUILD_CREATE and
+every guild event only for the guilds with ``(guild_id >> 22) % count == shard_id``, and events outside
+any guild (DMs) only on shard 0. Several sessions (one per shard, from one process or several) are live
+at once; an invalid shard closes the connection with 4010.
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ OP_HEARTBEAT_ACK = 11
 CLOSE_AUTH_FAILED = 4004
 CLOSE_ALREADY_AUTHENTICATED = 4005
 CLOSE_NOT_AUTHENTICATED = 4003
+CLOSE_INVALID_SHARD = 4010
 
 #: How many past events a session keeps for RESUME.
 REPLAY_BUFFER = 10_000
@@ -89,12 +96,32 @@ class Connection:
             await self.ws.close(code=code, message=message.encode())
 
 
+#: ``(shard_id, shard_count)``: what IDENTIFY's ``shard`` field says; ``(0, 1)`` without it.
+Shard = tuple[int, int]
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Discord's rule: the shard that receives a guild's events."""
+    return (guild_id >> 22) % shard_count
+
+
+#: Events whose payload is the guild itself (its id is ``id``, not ``guild_id``).
+_GUILD_OBJECT_EVENTS = frozenset({"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"})
+
+
+def event_guild(event: str, data: JSON) -> int | None:
+    """The guild an event belongs to, as Discord routes it (None: a DM or a user-level event, shard 0)."""
+    raw = data.get("id") if event in _GUILD_OBJECT_EVENTS else data.get("guild_id")
+    return None if raw is None else int(raw)
+
+
 @dataclass
 class Session:
     """A gateway session (survives reconnects, enables RESUME)."""
 
     id: str
     intents: int
+    shard: Shard = (0, 1)
     seq: int = 0
     connection: Connection | None = None
     #: True once READY and every GUILD_CREATE have been queued.
@@ -111,19 +138,33 @@ class Session:
             self.connection.send(frame)
         return self.seq
 
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this session's shard receives the events of ``guild_id`` (None: DMs, shard 0's)."""
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return shard_of(guild_id, count) == shard_id
+
 
 class Gateway:
     """Accepts bot connections on ``/gateway`` and routes dispatched events to the live session."""
 
-    def __init__(self, fake: FakeDiscord, *, heartbeat_interval_ms: int = 41_250) -> None:
+    def __init__(self, fake: FakeDiscord, *, heartbeat_interval_ms: int = 41_250, shard_count: int = 1) -> None:
         self._fake = fake
         self.heartbeat_interval_ms = heartbeat_interval_ms
+        #: The shard count ``/gateway/bot`` recommends (a bot not told otherwise runs this many).
+        self.shard_count = shard_count
         self.sessions: dict[str, Session] = {}
+        #: The session that receives each shard's events (the latest to IDENTIFY or RESUME on that shard).
+        self.live: dict[Shard, Session] = {}
+        #: The latest session to IDENTIFY or RESUME on any shard (what single-shard tests look at).
         self.current: Session | None = None
         self.connections: list[Connection] = []
         #: Number of IDENTIFY / RESUME handshakes that succeeded (useful in restart tests).
         self.identify_count = 0
         self.resume_count = 0
+        #: Successful IDENTIFYs per shard.
+        self.identified: dict[Shard, int] = {}
         # Presence (3) and voice state (4) updates are accepted and ignored.
         self._handlers: dict[int, Callable[[Connection, Any], Any]] = {
             OP_HEARTBEAT: self._on_heartbeat,
@@ -135,25 +176,36 @@ class Gateway:
     # -- dispatch -----------------------------------------------------------
 
     def dispatch(self, event: str, data: JSON, *, intent: int | None = None) -> bool:
-        """Sends ``event`` to the current session; returns False when nobody would receive it."""
-        session = self.current
-        if session is None:
-            return False
-        if intent is not None and not session.intents & intent:
-            return False
-        session.dispatch(event, data)
-        return True
+        """Sends ``event`` to the live session of every shard that owns its guild (see :func:`event_guild`);
+        returns False when nobody would receive it."""
+        guild_id = event_guild(event, data)
+        sent = False
+        for session in list(self.live.values()):
+            if not session.owns(guild_id) or (intent is not None and not session.intents & intent):
+                continue
+            session.dispatch(event, data)
+            sent = True
+        return sent
 
     @property
     def connected(self) -> bool:
-        session = self.current
-        return session is not None and session.connection is not None and session.ready
+        """Whether the latest session is connected and has been sent its guilds."""
+        return _up(self.current)
+
+    def shard_connected(self, shard: Shard) -> bool:
+        """Whether ``shard`` (``(shard_id, count)``) has a live, connected session that has been sent its guilds."""
+        return _up(self.live.get(shard))
+
+    def session_for(self, guild_id: int | None) -> Session | None:
+        """The live session that receives ``guild_id``'s events (None: DMs), if any."""
+        return next((s for s in self.live.values() if s.owns(guild_id)), None)
 
     # -- test controls --------------------------------------------------------
 
-    async def drop(self, code: int = 4000) -> None:
-        """Closes the live connection abruptly; discord.py will try to RESUME."""
-        session = self.current
+    async def drop(self, code: int = 4000, *, shard: Shard | None = None) -> None:
+        """Closes the live connection (of ``shard``, default the latest session's) abruptly; discord.py
+        will try to RESUME."""
+        session = self.current if shard is None else self.live.get(shard)
         if session is not None and session.connection is not None:
             connection = session.connection
             session.connection = None
@@ -172,13 +224,15 @@ class Gateway:
         discord.py then tries to RESUME, gets INVALID_SESSION and identifies from scratch.
         Events dispatched before it has identified again are lost, like on Discord.
         """
-        session = self.current
+        live = list(self.live.values())
         self.sessions.clear()
+        self.live.clear()
         self.current = None
-        if session is not None and session.connection is not None:
-            connection = session.connection
-            session.connection = None
-            await connection.close(code=4000, message="session invalidated by test")
+        for session in live:
+            if session.connection is not None:
+                connection = session.connection
+                session.connection = None
+                await connection.close(code=4000, message="session invalidated by test")
         self._fake.notify()
 
     async def close_all(self) -> None:
@@ -239,14 +293,22 @@ class Gateway:
         if not self._token_ok(data.get("token")):
             await connection.close(CLOSE_AUTH_FAILED, "Authentication failed.")
             return
-        session = Session(id=secrets.token_hex(16), intents=int(data.get("intents", 0)))
+        shard = _parse_shard(data.get("shard"))
+        if shard is None:
+            await connection.close(CLOSE_INVALID_SHARD, "Invalid shard.")
+            return
+        session = Session(id=secrets.token_hex(16), intents=int(data.get("intents", 0)), shard=shard)
         self.sessions[session.id] = session
         self._attach(connection, session)
-        session.dispatch("READY", self._fake._ready_payload(session, data.get("shard")))
+        ready = self._fake._ready_payload(session, data.get("shard"))
+        ready["guilds"] = [g for g in ready["guilds"] if session.owns(int(g["id"]))]
+        session.dispatch("READY", ready)
         for guild_payload in self._fake._guild_create_payloads():
-            session.dispatch("GUILD_CREATE", guild_payload)
+            if session.owns(int(guild_payload["id"])):
+                session.dispatch("GUILD_CREATE", guild_payload)
         session.ready = True
         self.identify_count += 1
+        self.identified[shard] = self.identified.get(shard, 0) + 1
         self._fake.notify()
 
     async def _on_resume(self, connection: Connection, data: JSON) -> None:
@@ -271,6 +333,7 @@ class Gateway:
     def _attach(self, connection: Connection, session: Session) -> None:
         connection.session = session
         session.connection = connection
+        self.live[session.shard] = session
         self.current = session
 
     def _on_request_members(self, connection: Connection, data: JSON) -> None:
@@ -281,6 +344,23 @@ class Gateway:
         if not isinstance(guild_ids, list):
             guild_ids = [guild_ids]
         for guild_id in guild_ids:
+            if not session.owns(int(guild_id)):
+                continue  # Discord answers only for the guilds of the connection's shard
             chunk = self._fake._members_chunk(int(guild_id), data)
             if chunk is not None:
                 session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+
+def _up(session: Session | None) -> bool:
+    return session is not None and session.connection is not None and session.ready
+
+
+def _parse_shard(raw: Any) -> Shard | None:
+    """IDENTIFY's ``shard`` field as ``(shard_id, count)``; ``(0, 1)`` when absent, None when invalid."""
+    if raw is None:
+        return (0, 1)
+    try:
+        shard_id, count = (int(x) for x in raw)
+    except (TypeError, ValueError):
+        return None
+    return (shard_id, count) if 0 <= shard_id < count else None

@@ -63,6 +63,8 @@ class BotProcess:
             raise RuntimeError("a BotProcess runs once; create a new one to restart the bot")
         gateway = self._fake.gateway
         identified_before = gateway.identify_count
+        shards = self.shards()
+        shards_before = {sh: gateway.identified.get(sh, 0) for sh in shards}
         env = {**os.environ, **self._fake.env(), "PYTHONUNBUFFERED": "1", **self._env}
         self._process = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -77,13 +79,31 @@ class BotProcess:
         if wait_ready:
 
             def up_or_dead() -> bool:
-                fresh = gateway.identify_count > identified_before and gateway.connected
+                if shards:  # every shard of this process identified anew and got its guilds
+                    fresh = all(
+                        gateway.identified.get(sh, 0) > shards_before[sh] and gateway.shard_connected(sh)
+                        for sh in shards
+                    )
+                else:
+                    fresh = gateway.identify_count > identified_before and gateway.connected
                 return fresh or self.returncode is not None
 
             await self._fake.wait_for(up_or_dead, timeout, description="the bot process to connect")
             if self.returncode is not None:
                 raise RuntimeError(f"bot exited with {self.returncode} before connecting:\n{self.output}")
         return self
+
+    def shards(self) -> list[tuple[int, int]]:
+        """The ``(shard_id, count)`` this process runs when ``TAVOLO_SHARD_COUNT`` is set (else ``[]``: whatever
+        ``/gateway/bot`` recommends); ``TAVOLO_SHARD_IDS`` as ``0,2`` or ``0-3``, all shards without it."""
+        count = int(self._env.get("TAVOLO_SHARD_COUNT") or 0)
+        if not count:
+            return []
+        ids: list[int] = []
+        for part in (self._env.get("TAVOLO_SHARD_IDS") or f"0-{count - 1}").split(","):
+            low, _, high = part.strip().partition("-")
+            ids.extend(range(int(low), int(high or low) + 1))
+        return [(i, count) for i in ids]
 
     async def _drain(self) -> None:
         assert self._process is not None and self._process.stdout is not None

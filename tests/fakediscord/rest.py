@@ -461,7 +461,7 @@ class RestApi:
     async def get_gateway_bot(self, request: ApiRequest) -> Result:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
         url = self.fake.advertised_gateway_url or self.fake.gateway_url
-        return 200, {"url": url, "shards": 1, "session_start_limit": limit}
+        return 200, {"url": url, "shards": self.fake.gateway.shard_count, "session_start_limit": limit}
 
     async def get_application(self, request: ApiRequest) -> Result:
         return 200, self.fake._application_payload()

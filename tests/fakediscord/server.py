@@ -55,6 +55,7 @@ class FakeDiscord:
         bot_name: str = "Tavolo",
         heartbeat_interval_ms: int = 41_250,
         default_timeout: float = 10.0,
+        shard_count: int = 1,
     ) -> None:
         self.world = st.World()
         self.bot_user = self.world.new_user(bot_name, bot=True)
@@ -63,7 +64,7 @@ class FakeDiscord:
         self.application_id = self.bot_user.id
         self.owner = self.world.new_user("app-owner")
         self.default_timeout = default_timeout
-        self.gateway = Gateway(self, heartbeat_interval_ms=heartbeat_interval_ms)
+        self.gateway = Gateway(self, heartbeat_interval_ms=heartbeat_interval_ms, shard_count=shard_count)
         self.rest = RestApi(self)
         self.users: dict[int, FakeUser] = {}
         #: uploaded files by attachment id (message attachments, and files users attach to slash commands)
@@ -284,8 +285,12 @@ class FakeDiscord:
 
     # -- building the world ------------------------------------------------------------
 
-    def add_guild(self, name: str, *, preferred_locale: str = "en-US") -> st.Guild:
-        guild = self.world.new_guild(name, self.owner)
+    def add_guild(
+        self, name: str, *, preferred_locale: str = "en-US", shard: tuple[int, int] | None = None
+    ) -> st.Guild:
+        """A guild with the bot and every user in it; ``shard=(shard_id, count)`` picks an id on that shard."""
+        guild_id = None if shard is None else self._id_on_shard(*shard)
+        guild = self.world.new_guild(name, self.owner, id_=guild_id)
         guild.preferred_locale = preferred_locale
         guild.members[self.bot_user.id] = st.Member(self.bot_user, st.DEFAULT_MEMBER_PERMISSIONS)
         for fake_user in self.users.values():
@@ -294,6 +299,14 @@ class FakeDiscord:
             self.gateway.dispatch("GUILD_CREATE", self._guild_create_payload(guild))
         self.notify()
         return guild
+
+    def _id_on_shard(self, shard_id: int, count: int) -> int:
+        # A fresh snowflake moved ahead by less than ``count`` milliseconds onto the shard; later ids stay above it.
+        ids = self.world.ids
+        value = ids.next()
+        value += ((shard_id - (value >> 22)) % count) << 22
+        ids._last = max(ids._last, value)
+        return value
 
     def add_role(self, guild: st.Guild, name: str) -> int:
         """A new role in ``guild`` (no permissions of its own); returns its id."""

@@ -526,8 +526,8 @@ class World:
         self.users[user.id] = user
         return user
 
-    def new_guild(self, name: str, owner: User) -> Guild:
-        guild = Guild(id=self.ids.next(), name=name, owner_id=owner.id)
+    def new_guild(self, name: str, owner: User, *, id_: int | None = None) -> Guild:
+        guild = Guild(id=self.ids.next() if id_ is None else id_, name=name, owner_id=owner.id)
         self.guilds[guild.id] = guild
         return guild
 

@@ -1,4 +1,5 @@
-"""One writer process of tests/pg/test_concurrency.py: books settlements and adjustments, prints a summary."""
+"""One writer process of tests/pg/test_concurrency.py: books settlements and adjustments while folding ratings,
+prints a summary."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bot.db import Database
 from bot.ledger import Ledger, SeatRef
+from bot.ratings import Ratings
 
 GUILDS = (1, 2, 3)
 
@@ -19,6 +22,7 @@ GUILDS = (1, 2, 3)
 async def main(url: str, worker: int, n: int) -> None:
     db = await Database.open(url)
     ledger = Ledger(db)
+    ratings = Ratings(db, ledger=ledger)
     rng = random.Random(worker)
     booked, adjusted = [], 0
 
@@ -39,9 +43,21 @@ async def main(url: str, worker: int, n: int) -> None:
         if ok:
             booked.append(i)
 
-    await asyncio.gather(*(one(i) for i in range(n)))
+    async def rate_meanwhile(writers: asyncio.Future[Any]) -> int:
+        # The other process folds ratings at the same time: the syncs must take turns, never apply a
+        # settlement twice (a unique violation here) nor skip one booked with a lower id.
+        rounds = 0
+        while not writers.done():
+            await ratings.sync()
+            rounds += 1
+        return rounds
+
+    writers = asyncio.gather(*(one(i) for i in range(n)))
+    synced = await rate_meanwhile(writers)
+    await writers
+    await ratings.sync()
     await db.close()
-    print(json.dumps({"booked": booked, "adjusted": adjusted}))
+    print(json.dumps({"booked": booked, "adjusted": adjusted, "syncs": synced}))
 
 
 if __name__ == "__main__":
