@@ -105,7 +105,8 @@ def _engine_text(err: EngineError, game_id: str | None) -> str:
         return _(FALLBACK)
     params = _shown(err.params, own)
     try:
-        return msg(params) if callable(msg) else _(msg, **params)
+        # (without parameters _() leaves the text unformatted: format it anyway, so a missing one is caught)
+        return msg(params) if callable(msg) else _(msg, **params) if params else _(msg).format()
     except (KeyError, IndexError, TypeError, ValueError):  # a raise site without a parameter its text needs
         return _(FALLBACK)
 
