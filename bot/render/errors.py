@@ -146,8 +146,13 @@ def _owner(err: EngineError) -> str | None:
 
 
 def _english(err: EngineError) -> str:
+    game = _owner(err)
+    own = game_texts(game)
+    if err.code not in GENERIC.messages and (own is None or err.code not in own.messages):
+        # a code nobody words: the log keeps the code itself (players see the generic text)
+        raise LookupError(err.code)
     with using(SOURCE):
-        return error_text(err, _owner(err))
+        return error_text(err, game)
 
 
 engine_errors.set_english(_english)

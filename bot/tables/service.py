@@ -250,7 +250,7 @@ class TableService:
                 return
             except InvalidOptions as e:
                 first = first or e
-        raise TableError(str(first))
+        raise TableError(str(first)) from first
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
         async with self.lock(table_id):
