@@ -39,9 +39,17 @@ class EngineError(Exception):
             return self.code
         return f"{self.code} ({', '.join(f'{k}={v!r}' for k, v in self.params.items())})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickling and copying keep the parameters (Exception's default rebuilds from ``args`` = the code alone)
+        return _rebuild, (type(self), self.code, self.params)
+
     def __repr__(self) -> str:
         args = "".join(f", {k}={v!r}" for k, v in self.params.items())
         return f"{type(self).__name__}({self.code!r}{args})"
+
+
+def _rebuild(cls: type[EngineError], code: str, params: dict[str, Any]) -> EngineError:
+    return cls(code, **params)
 
 
 class IllegalAction(EngineError):

@@ -388,3 +388,17 @@ def test_mighty_defenders_have_their_own_korean_word() -> None:
         assert _("You are a defender.") == "당신은 수비입니다."
     mighty = (ROOT / "bot" / "games" / registry.get(_game_with("Mighty")).id / "render.py").read_text()
     assert '_p("mighty", "You are a defender.")' in mighty
+
+
+def test_engines_stay_pure_and_errors_keep_their_data() -> None:
+    """No text and no i18n in the engines: they import neither ``bot.i18n`` nor the renderers."""
+    import copy
+    import pickle
+
+    files = [ROOT / "bot" / "games" / g / "engine.py" for g in GAMES] + sorted((ROOT / "bot" / "engine").glob("*.py"))
+    for f in files:
+        imports = [line for line in f.read_text().splitlines() if line.startswith(("from ", "import "))]
+        assert not [i for i in imports if "bot.i18n" in i or "bot.render" in i], f.relative_to(ROOT)
+    err = IllegalAction("bid_range", lo=0, hi=3)
+    for back in (pickle.loads(pickle.dumps(err)), copy.copy(err)):
+        assert type(back) is IllegalAction and (back.code, back.params) == ("bid_range", {"lo": 0, "hi": 3})
