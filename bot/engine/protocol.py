@@ -106,18 +106,21 @@ class OptionSpec:
     def check(self, value: Any) -> Any:
         # bool is an int subclass: without this, 1 and 0 would pass for True/False options.
         if isinstance(self.default, bool) and not isinstance(value, bool):
-            raise InvalidOptions(f"`{self.name}` must be true or false")
+            raise InvalidOptions("option_bool", option=self.name)
         if self.choices is not None:
             if value not in self.choices:
-                allowed = ", ".join(map(str, self.choices))
-                raise InvalidOptions(f"`{self.name}` must be one of: {allowed}")
+                raise InvalidOptions("option_choice", option=self.name, choices=tuple(map(str, self.choices)))
             return value
         if isinstance(self.default, bool) or not isinstance(self.default, int):
             return value
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidOptions(f"`{self.name}` must be a whole number")
+            raise InvalidOptions("option_int", option=self.name)
         if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-            raise InvalidOptions(f"`{self.name}` must be between {self.lo} and {self.hi}")
+            if self.lo is None:
+                raise InvalidOptions("option_max", option=self.name, hi=self.hi)
+            if self.hi is None:
+                raise InvalidOptions("option_min", option=self.name, lo=self.lo)
+            raise InvalidOptions("option_range", option=self.name, lo=self.lo, hi=self.hi)
         return value
 
 
@@ -136,7 +139,7 @@ class Game(ABC):
     # -- options ---------------------------------------------------------------------------------
     @classmethod
     def normalize_options(cls, options: Mapping[str, Any] | None, num_seats: int) -> dict[str, Any]:
-        """Fill defaults and validate; raises :class:`InvalidOptions` with a player-facing message.
+        """Fill defaults and validate; raises :class:`InvalidOptions` (a code and parameters).
 
         Subclasses with cross-option rules extend this (call ``super()`` first).
         """
@@ -144,11 +147,11 @@ class Game(ABC):
         specs = {s.name: s for s in cls.option_specs}
         unknown = set(options) - set(specs)
         if unknown:
-            raise InvalidOptions(f"unknown option(s): {', '.join(sorted(unknown))}")
+            raise InvalidOptions("unknown_options", names=tuple(sorted(unknown)), n=len(unknown))
         if not cls.min_seats <= num_seats <= cls.max_seats:
             if cls.min_seats == cls.max_seats:
-                raise InvalidOptions(f"{cls.title} needs exactly {cls.min_seats} players")
-            raise InvalidOptions(f"{cls.title} needs {cls.min_seats} to {cls.max_seats} players")
+                raise InvalidOptions("seats_exact", game=cls.title, n=cls.min_seats)
+            raise InvalidOptions("seats_range", game=cls.title, lo=cls.min_seats, hi=cls.max_seats)
         return {name: spec.check(options.get(name, spec.default)) for name, spec in specs.items()}
 
     # -- the state machine -------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from bot.ai.strong import GameSearch
 from bot.engine.notation import Notation
 from bot.engine.protocol import Action, Game, OptionSpec, Settlement, View
 from bot.render.base import Panel
+from bot.render.errors import ErrorTexts
 
 if TYPE_CHECKING:  # the scenes are plain data; importing them at run time would load Pillow with every game
     from bot.images.scene import HandScene, RevealScene, TableScene
@@ -165,6 +166,9 @@ class GameSpec:
     partnerships: bool = False
     rating_sides: RatingSides | None = None
     profile: ProfileFacts = ProfileFacts()
+    #: the texts of the engine's own illegal-action codes (``bot/games/<id>/errors.py``); ``None``: only the
+    #: generic codes of ``bot.render.errors`` are worded
+    errors: ErrorTexts | None = None
 
     @property
     def min_seats(self) -> int:

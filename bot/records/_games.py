@@ -19,6 +19,7 @@ from bot.games import registry as _registry
 from bot.games.spec import Renderer
 from bot.render import base as _render_base
 from bot.render import cards as _render_cards
+from bot.render import errors as _render_errors
 
 __all__ = [
     "IllegalAction",
@@ -28,6 +29,7 @@ __all__ = [
     "card_label",
     "deck",
     "engine_class",
+    "error_text",
     "game_ids",
     "make_agent",
     "notation",
@@ -51,6 +53,11 @@ _DECKS: dict[str, tuple[str, ...]] = {
     "italian": _cards.ITALIAN_40,
     "minchiate97": _cards.MINCHIATE_97,
 }
+
+
+def error_text(err: BaseException, game_id: str) -> str:
+    """An engine's error as the players read it (the same texts as on Discord, in the current locale)."""
+    return _render_errors.error_text(err, game_id)
 
 
 def game_ids() -> list[str]:

@@ -129,7 +129,7 @@ def play_command(args: argparse.Namespace) -> int:
     try:
         tg = TerminalGame(game_id, num_seats=n, seat=seat, level=args.level, seed=seed, options=options, names=names)
     except _games.InvalidOptions as e:
-        _err(f"tavolo: {e}")
+        _err(f"tavolo: {_games.error_text(e, game_id)}")
         return 2
     print(f"{_games.title(game_id)}: you are {names[seat]} (seat {seat + 1}) against {args.level} computers.")
     print(f"Seed {seed} (the same seed and answers replay this game). Ctrl-D or Ctrl-C leaves.")

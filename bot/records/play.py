@@ -222,7 +222,7 @@ class TerminalGame:
             try:
                 game.clone().apply(self.seat, action)  # checked on a copy: the real game stays untouched
             except _games.IllegalAction as e:
-                self.write(f"Not allowed: {e}")
+                self.write(f"Not allowed: {_games.error_text(e, gid)}")
                 continue
             return action
 

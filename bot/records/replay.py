@@ -70,9 +70,10 @@ def _where(record: Record, i: int) -> tuple[int, str]:
     return line, "" if line else f"action {i + 1}: "
 
 
-def _option_line(record: Record, message: str) -> int:
-    # InvalidOptions names the option ("`hands` must be ...", "unknown option(s): foo"): point at its line.
-    for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", message):
+def _option_line(record: Record, err: _games.InvalidOptions) -> int:
+    # InvalidOptions names the option in its parameters (``option``, or the unknown ``names``): point at its line.
+    named = [err.params.get("option"), *err.params.get("names", ())]
+    for name in [n for n in named if isinstance(n, str)] + re.findall(r"[A-Za-z_][A-Za-z0-9_]*", str(err)):
         line = record.line_of_tag(f"Option:{name}") if name in record.options else 0
         if line:
             return line
@@ -87,7 +88,7 @@ def _new_game(record: Record) -> Game:
     try:
         return cls(record.num_seats, dict(record.options), record.seed)  # type: ignore[call-arg]
     except _games.InvalidOptions as e:
-        raise RecordError(_option_line(record, str(e)), f"invalid options: {e}") from None
+        raise RecordError(_option_line(record, e), f"invalid options: {e}") from None
     except Exception as e:  # a hand-written option of the wrong type may trip an engine anywhere
         raise RecordError(record.line_of_tag("Game"), f"invalid options ({type(e).__name__}: {e})") from None
 

@@ -289,7 +289,7 @@ class TableService:
             except InvalidOptions as e:
                 first = first or e
         assert first is not None
-        raise engine_refusal(first, game_id)
+        raise engine_refusal(first, game_id) from first
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
         async with self.lock(table_id):

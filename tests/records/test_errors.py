@@ -111,7 +111,7 @@ def test_a_hand_record_ends_with_its_hand() -> None:
         ('[Game "mighty"]', '[Game "chess"]', "unknown game 'chess'"),
         ('[Version "1"]', '[Version "2"]', "unsupported record version '2'"),
         ('[Seed "', '[Seed "x', "the seed must be a whole number"),
-        ('[Option "hands=2"]', '[Option "hands=2"]\n[Option "colour=red"]', "unknown option(s): colour"),
+        ('[Option "hands=2"]', '[Option "hands=2"]\n[Option "colour=red"]', "Unknown option: colour."),
         ('[Option "hands=2"]', '[Option "hands=-1"]', "invalid options: `hands`"),
         ('[Players "Ann; Bob; Cy; Dee; Eve"]', '[Players "Ann; Bob"]', "Mighty needs 5 players, not 2"),
     ],

@@ -66,7 +66,7 @@ class ToyGame(Game):
 
     def apply(self, seat: int, action: Action) -> None:
         if action not in self.legal_actions(seat):
-            raise IllegalAction("not a legal card")
+            raise IllegalAction("not_now")
         card = action["card"]
         self._hands[seat].remove(card)
         self._played.append(card)

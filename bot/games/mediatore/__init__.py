@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.games.spec import GameSpec, ProfileFacts, TournamentFormat
 
-from . import notation, render
+from . import errors, notation, render
 from .ai import EasyMediatoreAgent, MediatoreAgent
 from .engine import MediatoreGame
 from .facts import rating_sides
@@ -30,4 +30,5 @@ SPEC = GameSpec(
     deck="italian",
     rating_sides=rating_sides,
     profile=ProfileFacts(contract_paths=("$.bidder", "$.contract"), contract_word="contract"),
+    errors=errors.ERRORS,
 )

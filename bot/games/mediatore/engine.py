@@ -317,11 +317,11 @@ class MediatoreGame(Game):
 
     def apply(self, seat: int, action: Action) -> None:
         if not isinstance(action, dict):
-            raise IllegalAction("That is not a valid action.")
+            raise IllegalAction("unknown_action")
         if self._phase == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction("game_over")
         if seat != self._actor():
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction("not_your_turn")
         kind = action.get("type")
         ph = self._phase
         if ph == "auction":
@@ -346,13 +346,13 @@ class MediatoreGame(Game):
                 self._end_auction()  # §4.5
             return
         if kind != "bid":
-            raise IllegalAction("Bid a contract or pass.")
+            raise IllegalAction("bid_or_pass")
         contract = action.get("contract")
         if not isinstance(contract, str) or contract not in CONTRACTS:
-            raise IllegalAction("Unknown contract.")
+            raise IllegalAction("unknown_contract")
         level = CONTRACTS.index(contract)
         if level <= self._high:
-            raise IllegalAction("Your bid must be higher than the current one.")
+            raise IllegalAction("bid_not_higher")
         self._auction.append((seat, contract))
         self._event({"kind": "bid", "seat": seat, "contract": contract})
         self._high = level
@@ -389,13 +389,13 @@ class MediatoreGame(Game):
 
     def _apply_call(self, seat: int, kind: Any, action: Action) -> None:
         if kind != "call":
-            raise IllegalAction("Name the card to call.")
+            raise IllegalAction("call_a_card")
         card = action.get("card")
         if not isinstance(card, str) or card not in CARD_SET:
-            raise IllegalAction("Unknown card.")
+            raise IllegalAction("unknown_card")
         hand = self._hands[seat]
         if card in hand:
-            raise IllegalAction("You must call a card that is not in your hand.")  # DECISION §5.1
+            raise IllegalAction("call_own_card", card=card)  # DECISION §5.1
         holder = next((s for s in range(4) if card in self._hands[s]), None)
         self._called = card
         self._called_in_monte = holder is None
@@ -420,7 +420,7 @@ class MediatoreGame(Game):
 
     def _apply_exchange(self, seat: int, kind: Any, action: Action) -> None:
         if kind != "discard":
-            raise IllegalAction("Choose the cards for the new monte.")
+            raise IllegalAction("monte_choose")
         hand = self._hands[seat]
         # DECISION §13.1: exactly 4 cards go back, whatever the contract (any 4, §5.2.2 / §5.3.3).
         disc = action.get("discard")
@@ -430,9 +430,9 @@ class MediatoreGame(Game):
             or len(disc) != 4
             or len(set(disc)) != 4
         ):
-            raise IllegalAction("Choose exactly 4 different cards for the monte.")
+            raise IllegalAction("monte_count", n=4)
         if any(c not in hand for c in disc):
-            raise IllegalAction("You can only discard cards from your hand.")
+            raise IllegalAction("discard_not_in_hand")
         give: str | None = None
         if self._contract == "mediatore" and self._giver is not None:
             # The combo UI sends a one-element field as a plain id; a one-element list is accepted too.
@@ -440,12 +440,12 @@ class MediatoreGame(Game):
             if isinstance(g, (list, tuple)) and len(g) == 1:
                 g = g[0]
             if not isinstance(g, str) or g not in hand:
-                raise IllegalAction("Choose 1 card from your hand to give back.")
+                raise IllegalAction("give_back_choose")
             if g in disc:
-                raise IllegalAction("The card you give back cannot also go to the monte.")
+                raise IllegalAction("give_back_in_monte", card=g)
             give = g
         elif action.get("give") is not None:
-            raise IllegalAction("There is nobody to give a card to.")
+            raise IllegalAction("nobody_to_give")
         for c in disc:
             hand.remove(c)
         self._monte = list(disc)
@@ -461,25 +461,25 @@ class MediatoreGame(Game):
 
     def _apply_play(self, seat: int, kind: Any, action: Action) -> None:
         if kind != "play":
-            raise IllegalAction("Play a card.")
+            raise IllegalAction("play_a_card")
         card = action.get("card")
         hand = self._hands[seat]
         if not isinstance(card, str) or card not in hand:
-            raise IllegalAction("That card is not in your hand.")
+            raise IllegalAction("not_in_hand")
         plays = self._plays
         led = plays[0][1][1] if plays else None
         if led is not None and card[1] != led and any(c[1] == led for c in hand):
-            raise IllegalAction("You must follow suit.")
+            raise IllegalAction("must_follow", suit=led)
         signal = action.get("signal")
         if signal is not None:
             if plays:
-                raise IllegalAction("Only the leader of a trick may signal.")
+                raise IllegalAction("signal_leader_only")
             if not self._may_signal(seat):
-                raise IllegalAction("Signals are not available to you.")
+                raise IllegalAction("signal_unavailable")
             if not isinstance(signal, str) or signal not in SIGNALS:
-                raise IllegalAction("Unknown signal.")
+                raise IllegalAction("unknown_signal")
             if signal not in self._legal_signals(hand, card):
-                raise IllegalAction(f"You cannot truthfully signal {signal} with that card.")  # §10.3
+                raise IllegalAction("signal_untrue", signal=signal, card=card)  # §10.3
         self._play(seat, card, signal)
 
     def _play(self, seat: int, card: str, signal: str | None) -> None:

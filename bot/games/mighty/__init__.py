@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.games.spec import GameSpec, ProfileFacts, TournamentFormat
 
-from . import notation, render
+from . import errors, notation, render
 from .ai import EasyMightyAgent, MightyAgent
 from .engine import MightyGame
 from .facts import rating_sides
@@ -30,4 +30,5 @@ SPEC = GameSpec(
     deck="french",
     rating_sides=rating_sides,
     profile=ProfileFacts(contract_paths=("$.declarer", "$.bid"), contract_word="bid"),
+    errors=errors.ERRORS,
 )

@@ -454,11 +454,11 @@ class MightyGame(Game):
     # -- apply ---------------------------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> None:
         if self._over:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction("game_over")
         if not isinstance(action, dict):
-            raise IllegalAction("Unknown action.")
+            raise IllegalAction("unknown_action")
         if seat != self._mover():
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction("not_your_turn")
         kind = action.get("type")
         ph = self._phase
         if ph == "auction" and kind in ("bid", "pass", "misdeal"):
@@ -472,13 +472,13 @@ class MightyGame(Game):
         elif ph == "play" and kind == "play":
             self._apply_play(seat, action)
         else:
-            raise IllegalAction("That action is not possible now.")
+            raise IllegalAction("not_now")
 
     # auction (§4)
     def _apply_auction(self, seat: int, kind: str, action: Action) -> None:
         if kind == "misdeal":
             if not self._can_claim_misdeal(seat):
-                raise IllegalAction("You cannot claim a misdeal now.")
+                raise IllegalAction("no_misdeal")
             hand = sort_cards(self._hands[seat])
             # §4.8: the claimant's hand is shown publicly as proof; same dealer deals again.
             self._event({"kind": "misdeal_claim", "seat": seat, "cards": hand, "value": weak_hand_halves(hand) / 2})
@@ -487,11 +487,11 @@ class MightyGame(Game):
         if kind == "bid":
             n, t = action.get("n"), action.get("trump")
             if isinstance(n, bool) or not isinstance(n, int) or not MIN_BID <= n <= MAX_BID:
-                raise IllegalAction(f"A bid is a number from {MIN_BID} to {MAX_BID}.")
+                raise IllegalAction("bid_range", lo=MIN_BID, hi=MAX_BID)
             if t not in TRUMPS:
-                raise IllegalAction("Choose a trump suit or no trump.")
+                raise IllegalAction("choose_trump")
             if self._high is not None and bid_value(n, t) <= bid_value(*self._high[:2]):
-                raise IllegalAction("Your bid must be higher than the current bid.")
+                raise IllegalAction("bid_not_higher")
             self._high = (n, t, seat)
             self._auction.append({"seat": seat, "n": n, "trump": t, "round": self._round})
             self._event({"kind": "bid", "seat": seat, "n": n, "trump": t})
@@ -550,10 +550,10 @@ class MightyGame(Game):
     def _apply_discard(self, seat: int, action: Action) -> None:
         cards = action.get("cards")
         if not isinstance(cards, list) or len(cards) != 3 or len(set(cards)) != 3:
-            raise IllegalAction("Choose exactly 3 different cards to discard.")
+            raise IllegalAction("discard_count", n=3)
         hand = self._hands[seat]
         if any(c not in hand for c in cards):
-            raise IllegalAction("You can only discard cards from your hand.")
+            raise IllegalAction("discard_not_in_hand")
         self._hands[seat] = [c for c in hand if c not in cards]
         self._discards = sort_cards(cards)
         self._phase = "change"
@@ -562,7 +562,7 @@ class MightyGame(Game):
     def _apply_contract(self, action: Action) -> None:
         n, t = action.get("n"), action.get("trump")
         if not isinstance(n, int) or isinstance(n, bool) or not isinstance(t, str) or not self._change_allowed(n, t):
-            raise IllegalAction("That contract change is not allowed.")
+            raise IllegalAction("change_not_allowed")
         assert self._bid is not None
         self._contract = (n, t)
         self._phase = "call"
@@ -584,7 +584,7 @@ class MightyGame(Game):
         if kind == "card":
             card = action.get("card")
             if card not in RANK:
-                raise IllegalAction("Call one card of the pack.")
+                raise IllegalAction("unknown_card")
             self._call_kind = "card"
             self._call_card = card
             holder = next((s for s in range(NUM) if card in self._hands[s]), decl)
@@ -599,7 +599,7 @@ class MightyGame(Game):
             self._friend_public = True
             self._event({"kind": "friend_call", "seat": decl, "call": "none"})
         else:
-            raise IllegalAction("That friend call is not allowed.")
+            raise IllegalAction("friend_call_not_allowed")
         self._phase = "play"
         self._leader = decl  # §6.1: the declarer leads trick 1
         self._plays = []
@@ -608,25 +608,25 @@ class MightyGame(Game):
     def _apply_play(self, seat: int, action: Action) -> None:
         card = action.get("card")
         if not isinstance(card, str) or card not in self._hands[seat]:
-            raise IllegalAction("You do not hold that card.")
+            raise IllegalAction("not_in_hand")
         extra = set(action) - {"type", "card", "suit", "joker_call"}
         if extra:
-            raise IllegalAction("Unknown action fields.")
+            raise IllegalAction("unknown_action")
         if card not in self._playable(seat):
-            raise IllegalAction(self._why_not(seat, card))
+            raise self._why_not(seat, card)
         leading = not self._plays
         suit = action.get("suit")
         call = action.get("joker_call")
         if leading and card == JOKER:
             if suit not in SUITS:
-                raise IllegalAction("Leading the Joker, you must name a suit.")
+                raise IllegalAction("joker_suit")
         elif suit is not None:
-            raise IllegalAction("Only a led Joker names a suit.")
+            raise IllegalAction("suit_only_joker_lead")
         if call is not None:
             if call is not True or not leading or card != ripper_of(self._trump):
-                raise IllegalAction("A joker call is made only when leading the Ripper.")
+                raise IllegalAction("joker_call_ripper")
             if not self._joker_call_allowed(seat):
-                raise IllegalAction("A joker call is not possible now.")
+                raise IllegalAction("joker_call_not_now")
         self._play(seat, card, suit, bool(call))
 
     def _play(self, seat: int, card: str, suit: str | None, call: bool) -> None:
@@ -670,14 +670,15 @@ class MightyGame(Game):
         if len(plays) == NUM:
             self._finish_trick()
 
-    def _why_not(self, seat: int, card: str) -> str:
+    def _why_not(self, seat: int, card: str) -> IllegalAction:
+        """Why ``card`` is not among the seat's playable cards."""
         if self._trick_no == 0 and card == JOKER:
-            return "The Joker cannot be played in the first trick."
+            return IllegalAction("joker_first_trick")
         if self._joker_call and JOKER in self._hands[seat]:
-            return "Joker call: you must play the Joker."
+            return IllegalAction("joker_called")
         if not self._plays:
-            return "You may not lead a trump in the first trick."
-        return "You must follow suit."
+            return IllegalAction("no_trump_lead", suit=self._contract[1])  # type: ignore[index]
+        return IllegalAction("must_follow", suit=self._led_suit)
 
     def _finish_trick(self) -> None:
         trump = self._contract[1]  # type: ignore[index]

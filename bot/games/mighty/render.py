@@ -425,7 +425,7 @@ def private_panel(view: dict[str, Any], names: list[str]) -> Panel:
     elif role == "friend":
         desc.append(_("**You are the friend** of the declarer. Do not reveal it!"))
     elif role == "defender":
-        desc.append(_("You are a defender."))
+        desc.append(_p("mighty", "You are a defender."))
     ph = view["phase"]
     prompt = view.get("prompt")
     if prompt:

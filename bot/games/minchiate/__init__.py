@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bot.games.spec import GameSpec, TournamentFormat
 
-from . import notation, render
+from . import errors, notation, render
 from .ai import MinchiateEasy, MinchiateNormal
 from .engine import MinchiateGame
 from .facts import rating_sides
@@ -36,4 +36,5 @@ SPEC = GameSpec(
     deck="minchiate97",
     partnerships=True,
     rating_sides=rating_sides,
+    errors=errors.ERRORS,
 )

@@ -456,44 +456,54 @@ class MinchiateGame(CardIdMoves):
             return False
         return True
 
+    def _why_not(self, seat: int) -> IllegalAction:
+        """Why a held card is not among ``legal_cards(seat)`` (§7.4), as the error to raise."""
+        led = self._led
+        assert led is not None  # (with nothing led every held card is legal)
+        if led != TRUMP and self._first_lead and self._trump_in_trick and led + "K" in self._hands[seat]:
+            return IllegalAction("king_forced", card=led + "K")
+        if any(SUIT[c] == led for c in self._hands[seat]):
+            return IllegalAction("must_follow_trump" if led == TRUMP else "must_follow", suit=led)
+        return IllegalAction("must_trump", suit=led)
+
     def _check(self, seat: int, action: Action) -> Any:
         """Validate ``action``; returns its normalised payload. Raises IllegalAction."""
         if not isinstance(action, dict):
-            raise IllegalAction("That is not a valid action.")
+            raise IllegalAction("unknown_action")
         kind = action.get("type")
         if self._phase == "done":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction("game_over")
         if seat not in self.to_move():
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction("not_your_turn")
         ph = self._phase
         if ph == "play":
             if kind != "play":
-                raise IllegalAction("Play a card.")
+                raise IllegalAction("play_a_card")
             card = action.get("card")
             if card not in self._hands[seat]:
-                raise IllegalAction("You do not hold that card.")
+                raise IllegalAction("not_in_hand")
             if card not in self.legal_cards(seat):
-                raise IllegalAction("You must follow suit, else play a trump (or the King when it is forced).")
+                raise self._why_not(seat)
             return card
         if ph == "discard":
             if kind != "discard":
-                raise IllegalAction("Choose your discards first.")
+                raise IllegalAction("discard_first")
             cards = action.get("cards")
             if isinstance(cards, str):
                 cards = [cards]
             if not isinstance(cards, list) or not cards or len(set(cards)) != len(cards):
-                raise IllegalAction("Pick the cards to discard.")
+                raise IllegalAction("discard_pick")
             if len(cards) > self._need[seat]:
-                raise IllegalAction(f"You must discard exactly {self._need[seat]} more card(s).")
+                raise IllegalAction("discard_count", n=self._need[seat])
             for c in cards:
                 if c not in self._hands[seat]:
-                    raise IllegalAction("You do not hold that card.")
+                    raise IllegalAction("not_in_hand")
                 if c not in DISCARDABLE:
-                    raise IllegalAction("Only zero-point cards may be discarded, never trump 29.")
+                    raise IllegalAction("discard_scoring", card=c)
             return cards
         if ph == "declare":
             if kind != "declare":
-                raise IllegalAction("Choose which combinations to declare.")
+                raise IllegalAction("declare_choose")
             idx = action.get("combos")
             m = len(self._combos[seat])
             if idx == "all":
@@ -503,16 +513,16 @@ class MinchiateGame(CardIdMoves):
                 or any(isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < m for i in idx)
                 or len(set(idx)) != len(idx)
             ):
-                raise IllegalAction("That is not one of your combinations.")
+                raise IllegalAction("declare_unknown")
             return sorted(idx)
         if ph == "cut":
             if kind != "cut":
-                raise IllegalAction("Cut the pack first.")
+                raise IllegalAction("cut_first")
             k = action.get("k")
             if isinstance(k, bool) or not isinstance(k, int) or not CUT_MIN <= k <= CUT_MAX:
-                raise IllegalAction(f"Cut between {CUT_MIN} and {CUT_MAX} cards.")
+                raise IllegalAction("cut_range", lo=CUT_MIN, hi=CUT_MAX)
             return k
-        raise IllegalAction("Nothing to do now.")
+        raise IllegalAction("not_now")
 
     def apply(self, seat: int, action: Action) -> None:
         payload = self._check(seat, action)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.games.spec import GameSpec, ProfileFacts, TournamentFormat
 
-from . import notation, render
+from . import errors, notation, render
 from .ai import EasyWizardAgent, WizardAgent
 from .engine import WizardGame
 from .facts import tournament_options
@@ -29,4 +29,5 @@ SPEC = GameSpec(
     notation=notation,
     deck="wizard60",
     profile=ProfileFacts(bid_accuracy=True),
+    errors=errors.ERRORS,
 )

@@ -106,18 +106,18 @@ def _parse_rounds(value: Any, max_round: int) -> Any:
             elif part.isdigit():
                 items.append(int(part))
             else:
-                raise InvalidOptions("`rounds` must be `all` or a list of hand sizes such as 1,2,3 or 1-5")
+                raise InvalidOptions("rounds_format", option="rounds")
     elif isinstance(value, (list, tuple)):
         items = list(value)
     else:
-        raise InvalidOptions("`rounds` must be `all` or a list of hand sizes")
+        raise InvalidOptions("rounds_format", option="rounds")
     if not items:
-        raise InvalidOptions("`rounds` must list at least one hand size")
+        raise InvalidOptions("rounds_empty", option="rounds")
     for x in items:
         if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= max_round:
-            raise InvalidOptions(f"`rounds`: every hand size must be a whole number from 1 to {max_round}")
+            raise InvalidOptions("rounds_size", option="rounds", hi=max_round)
     if any(b <= a for a, b in itertools.pairwise(items)):
-        raise InvalidOptions("`rounds` must be strictly increasing")
+        raise InvalidOptions("rounds_order", option="rounds")
     return items
 
 
@@ -172,10 +172,10 @@ class WizardGame(CardIdMoves):
         out["rounds"] = _parse_rounds(out["rounds"], 60 // num_seats)
         fd = out["first_dealer"]
         if fd is not None and (isinstance(fd, bool) or not isinstance(fd, int) or not 0 <= fd < num_seats):
-            raise InvalidOptions(f"`first_dealer` must be a seat from 0 to {num_seats - 1}")
+            raise InvalidOptions("first_dealer_range", option="first_dealer", hi=num_seats - 1)
         if out["bid_restriction"] and out["bid_mode"] != "open":
             # DECISION W-6: with hidden bids there is no well-defined last bidder.
-            raise InvalidOptions("`bid_restriction` needs `bid_mode` open (sequential bids)")
+            raise InvalidOptions("hook_needs_open", option="bid_restriction", mode="bid_mode", value="open")
         return out
 
     def __init__(self, num_seats: int, options: Mapping[str, Any] | None, seed: int) -> None:
@@ -352,25 +352,25 @@ class WizardGame(CardIdMoves):
     def _validate(self, seat: int, action: Action) -> str:
         """Raise :class:`IllegalAction` unless ``action`` is legal; return its type."""
         if not isinstance(action, Mapping):
-            raise IllegalAction("Unknown action.")
+            raise IllegalAction("unknown_action")
         kind = action.get("type")
         if not isinstance(seat, int) or not 0 <= seat < self._n:
-            raise IllegalAction("No such seat.")
+            raise IllegalAction("no_such_seat")
         if self._phase == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction("game_over")
         if kind == "undo":
             if not self._can_undo(seat):
-                raise IllegalAction("You cannot take back a bid now.")
+                raise IllegalAction("no_undo")
             return kind
         if kind == "play":
             if self._phase != "play":
-                raise IllegalAction("It is not time to play cards.")
+                raise IllegalAction("not_play_time")
             if seat != (self._leader + len(self._plays)) % self._n:
-                raise IllegalAction("It is not your turn.")
+                raise IllegalAction("not_your_turn")
             card = action.get("card")
             hand = self._hands[seat]
             if not isinstance(card, str) or card not in hand:
-                raise IllegalAction("You do not hold that card.")
+                raise IllegalAction("not_in_hand")
             lead = self._lead
             if (
                 lead is not None
@@ -379,26 +379,26 @@ class WizardGame(CardIdMoves):
                 and card not in JES_SET
                 and any(SUIT[c] == lead for c in hand)
             ):
-                raise IllegalAction("You must follow suit (or play a Wizard or a Jester).")
+                raise IllegalAction("must_follow", suit=lead)
             return kind
         if kind == "bid":
             if self._phase != "bid":
-                raise IllegalAction("It is not time to bid.")
+                raise IllegalAction("not_bid_time")
             if seat not in self.to_move():
-                raise IllegalAction("It is not your turn to bid." if self._mode == "open" else "You have already bid.")
+                raise IllegalAction("not_your_bid_turn" if self._mode == "open" else "already_bid")
             n = action.get("n")
             if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= self._r:
-                raise IllegalAction(f"Bid a number of tricks from 0 to {self._r}.")
+                raise IllegalAction("bid_range", lo=0, hi=self._r)
             if n == self._forbidden_bid():
-                raise IllegalAction(f"The bids may not add up to {self._r}: you cannot bid {n}.")
+                raise IllegalAction("bid_hook", tricks=self._r, n=n)
             return kind
         if kind == "trump":
             if self._phase != "trump" or seat != self._dealer:
-                raise IllegalAction("It is not time to choose trump.")
+                raise IllegalAction("not_trump_time")
             if action.get("suit") not in WIZARD_SUITS:
-                raise IllegalAction("Choose one of the four suits.")
+                raise IllegalAction("choose_suit")
             return kind
-        raise IllegalAction("Unknown action.")
+        raise IllegalAction("unknown_action")
 
     def is_legal(self, seat: int, action: Action) -> bool:
         try:
