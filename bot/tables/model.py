@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.engine.protocol import Action, Game
+from bot.i18n import N_, _
 
 Status = Literal["lobby", "running", "finished", "cancelled"]
 #: the turn timer's range in seconds (settings, table creation, /table timer, the slash-command options)
 MIN_TIMEOUT, MAX_TIMEOUT = 15, 3600
 OPEN_STATUSES = ("lobby", "running")
+#: how a computer seat is named when it is added (stored, so the ledger and records keep one stable name)
+COMPUTER_NAME = N_("🤖 Computer {n}")
+_COMPUTER = re.compile(r"🤖 Computer (\d+)")
 
 
 @dataclass(slots=True)
@@ -93,7 +98,14 @@ class Table:
 
     @property
     def names(self) -> list[str]:
-        return [s.name for s in self.seats]
+        """The seats' names as the reader sees them: a computer's stored English name is shown in the locale
+        current now (``🤖 Computer 2`` / ``🤖 컴퓨터 2``)."""
+        return [_display(s) for s in self.seats]
 
     def humans(self) -> list[int]:
         return [s.user_id for s in self.seats if s.user_id is not None]
+
+
+def _display(seat: Seat) -> str:
+    m = _COMPUTER.fullmatch(seat.name) if seat.is_computer else None
+    return _(COMPUTER_NAME, n=int(m.group(1))) if m else seat.name

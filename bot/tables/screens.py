@@ -126,10 +126,10 @@ def _lobby_screen(t: Table) -> TableScreen:
     spec = registry.get(t.game_id)
     seats = (
         "\n".join(
-            f"{i + 1}. {s.name}"
+            f"{i + 1}. {name}"
             + (" 👑" if s.user_id == t.host_id else "")
             + (f" ({level_name(s.ai_level)})" if s.ai_level else "")
-            for i, s in enumerate(t.seats)
+            for i, (s, name) in enumerate(zip(t.seats, t.names, strict=True))
         )
         or "—"
     )

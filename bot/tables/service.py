@@ -31,7 +31,7 @@ from bot.i18n import N_, _, _n, _p
 from bot.ledger import Ledger, SeatRef, settlement_key
 from bot.render.errors import error_text
 
-from .model import MAX_TIMEOUT, MIN_TIMEOUT, Seat, Status, Table
+from .model import COMPUTER_NAME, MAX_TIMEOUT, MIN_TIMEOUT, Seat, Status, Table
 from .store import TableStore
 
 log = logging.getLogger(__name__)
@@ -348,7 +348,7 @@ class TableService:
             if level is None or level not in levels:
                 level = levels[0] if levels else "random"
             n = 1 + sum(1 for s in t.seats if s.is_computer)
-            t.seats.append(Seat(None, f"🤖 Computer {n}", ai_level=level))
+            t.seats.append(Seat(None, COMPUTER_NAME.format(n=n), ai_level=level))
             await self._save(t)
         await self._notify(TableUpdate(t, "lobby"))
         return t

@@ -156,7 +156,7 @@ def _score_sheet(view: dict[str, Any], names: list[str]) -> str:
     for i in range(start, len(hist)):
         row = " / ".join(signed(x) for x in hist[i])
         lines.append(_("R{round} ({size}): {row}", round=i + 1, size=view["round_log"][i]["hand_size"], row=row))
-    head = " / ".join(_name(names, s)[:12] for s in range(view["num_seats"]))
+    head = " / ".join(_name(names, s) for s in range(view["num_seats"]))  # whole names: a cut one lost its number
     return _clip(head + "\n" + "\n".join(lines)) if lines else "—"
 
 
