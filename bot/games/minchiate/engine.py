@@ -25,6 +25,7 @@ from bot.engine.seats import Direction
 from bot.engine.tricks import Trick
 
 from .rules import (
+    _DISPLAY_RANK,
     DISCARDABLE,
     POINTS,
     ROBBABLE,
@@ -51,6 +52,11 @@ EVENT_KEEP = 24
 VIEW_EVENTS = 12
 #: declaration prompts list every subset up to this many combinations (2**4 = 16 choices)
 FULL_SUBSETS_MAX = 4
+#: the display order's sort key and each suit's King, precomputed for the simulation interface
+_RANK = _DISPLAY_RANK.__getitem__
+_KING = {s: s + "K" for s in set(SUIT.values()) if s != TRUMP}
+#: matto_payment_key of every card, looked up (a deal's end picks the Matto payment from a whole pile)
+_MATTO_KEY = {c: matto_payment_key(c) for c in MINCHIATE_97 if c != MATTO}.__getitem__
 
 
 def combo_points_sum(cards: list[str]) -> int:
@@ -289,7 +295,7 @@ class MinchiateGame(CardIdMoves):
             other = 1 - debtor
             pile = self._piles[debtor]
             candidates = [c for c in pile if c != MATTO]
-            given = min(candidates, key=matto_payment_key) if candidates else MATTO
+            given = min(candidates, key=_MATTO_KEY) if candidates else MATTO
             pile.remove(given)
             self._piles[other].append(given)
             self._push({"kind": "matto_paid", "team": TEAMS[debtor], "to": TEAMS[other], "card": given})
@@ -778,7 +784,25 @@ class MinchiateGame(CardIdMoves):
         trick = self._trick
         if trick is None or seat != (trick.leader + len(trick.plays)) % 4:
             return []
-        return sort_hand(self.legal_cards(seat))
+        # legal_cards then sort_hand, inlined (a playout asks this per card); a list of one needs no sort
+        hand = self._hands[seat]
+        led = self._led
+        if led is None:
+            return sorted(hand, key=_RANK)
+        if led != TRUMP and self._first_lead and self._trump_in_trick:
+            king = _KING[led]
+            if king in hand:
+                return [king]
+        follow = [c for c in hand if SUIT[c] == led]
+        if not follow and led != TRUMP:
+            follow = [c for c in hand if SUIT[c] == TRUMP]
+        if not follow:
+            return sorted(hand, key=_RANK)
+        if MATTO in hand:
+            follow.append(MATTO)
+        if len(follow) > 1:
+            follow.sort(key=_RANK)
+        return follow
 
     def clone(self, for_search: bool = False) -> Self:
         g = object.__new__(type(self))
