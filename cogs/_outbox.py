@@ -36,6 +36,7 @@ class Outbox:
         self._dirty: dict[Any, tuple[Callable[[], Awaitable[None]], float]] = {}
         self._tasks: dict[Any, asyncio.Task[None]] = {}
         self._last: dict[Any, float] = {}  # key -> clock time its last edit started
+        self._rendering: set[Any] = set()  # keys whose render is under way (built, maybe not yet sent)
 
     def schedule(self, key: Any, render: Callable[[], Awaitable[None]], *, tolerance: float = requests.NORMAL) -> None:
         previous = self._dirty.get(key)
@@ -54,15 +55,23 @@ class Outbox:
                     await self.sleep(wait)  # changes arriving now merge into the edit below
             render, tolerance = self._dirty.pop(key)
             self._last[key] = self.clock()
+            self._rendering.add(key)
             try:
                 with requests.tolerating(tolerance):
                     await render()
             except Exception:
                 log.exception("render of %s failed", key)
+            finally:
+                self._rendering.discard(key)
         self._tasks.pop(key, None)
 
     def pending(self, key: Any) -> bool:
         return key in self._dirty
+
+    def rendering(self, key: Any) -> bool:
+        """Whether a render of ``key`` is under way: what it sends was drawn when it began, and it may land after
+        a newer state sent another way (the response to a click)."""
+        return key in self._rendering
 
     async def drain(self) -> None:
         while any(not t.done() for t in self._tasks.values()):

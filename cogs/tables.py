@@ -694,20 +694,25 @@ class TablesCog(commands.Cog, name="Tables"):
         key = ("dm", t.id, seat) if in_dm else ("eph", t.id, seat)
         self._learn(key, interaction.message)
         built_at, edits_before = t.version, self._edits.get(key, 0)
+        # what the response shows (its screen is drawn before _private first awaits): the edits that follow compare
+        # with it, so a move of the others that leaves this seat's hand and choices alone edits nothing
+        self._seat_seen[(t.id, seat)] = self._seat_digest(t, seat)
         msg, picture = await self._private(t, seat, key)
         self._rendered[key] = _short(msg.digest)  # claimed now: a render scheduled meanwhile finds nothing to do
         kw = await self._edit_kw(key, msg, picture)
         kw.pop("content")
         await interaction.response.edit_message(**kw)
         await self._sent(t, key, msg)
-        if self._edits.get(key, 0) != edits_before:
-            # an edit for a later state (a computer's move) went out while this response was on its way and may
-            # have landed first: send the latest state again, or the seat could keep a hand without the choices of
-            # its new turn (its digest already counts that turn as shown)
+        if self._edits.get(key, 0) != edits_before or self.outbox.rendering(key):
+            # an edit of this message went out while this response was on its way (for a later state: a computer's
+            # move), or one drawn before the click is still on its way (waiting for the request budget): either may
+            # land after the response, so send the latest state again once it has, or the seat could keep a hand
+            # without the choices of its new turn (its digest already counts that state as shown)
             self._rendered.pop(key, None)
             self._schedule_private(t, seat)
         elif t.version != built_at:
-            self._schedule_private(t, seat)  # the table moved on meanwhile: an edit if the hand shows more now
+            # the table moved on meanwhile: an edit if this seat's hand or choices changed since
+            self._schedule_private(t, seat, only_if_changed=True)
         if not in_dm:  # only now: an edit of the original response before the response itself fails
             self._ephemeral[(t.id, uid)] = (interaction, time.monotonic())
 
