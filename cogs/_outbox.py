@@ -20,7 +20,9 @@ class Outbox:
     sent, so it always shows the latest state and a burst of changes becomes one edit.
 
     ``tolerance`` (see :mod:`bot.requests`): how long the key's requests may wait behind more urgent ones when
-    the bot's request budget is short; waiting only merges more changes into the next edit.
+    the bot's request budget is short; waiting only merges more changes into the next edit. ``defer``: a change
+    nobody waits on waits one interval before its edit is drawn, so that a change coming meanwhile (the seat's
+    turn after a new hand) goes out in the same edit; a change not deferred ends the wait at once.
     """
 
     def __init__(
@@ -37,16 +39,33 @@ class Outbox:
         self._tasks: dict[Any, asyncio.Task[None]] = {}
         self._last: dict[Any, float] = {}  # key -> clock time its last edit started
         self._rendering: set[Any] = set()  # keys whose render is under way (built, maybe not yet sent)
+        self._deferred: set[Any] = set()  # keys whose task still waits out a deferral (nothing drawn yet)
 
-    def schedule(self, key: Any, render: Callable[[], Awaitable[None]], *, tolerance: float = requests.NORMAL) -> None:
+    def schedule(
+        self,
+        key: Any,
+        render: Callable[[], Awaitable[None]],
+        *,
+        tolerance: float = requests.NORMAL,
+        defer: bool = False,
+    ) -> None:
         previous = self._dirty.get(key)
         # the most urgent of the merged changes decides how long the merged edit may wait
         self._dirty[key] = (render, min(tolerance, previous[1]) if previous else tolerance)
         task = self._tasks.get(key)
-        if task is None or task.done():
-            self._tasks[key] = asyncio.create_task(self._run(key), name=f"outbox-{key}")
+        if task is not None and not task.done():
+            if defer or key not in self._deferred:
+                return  # merged into the edit that task sends
+            # a change that may not wait: the deferred task has drawn nothing yet, start over without the wait
+            self._deferred.discard(key)
+            task.cancel()
+        self._tasks[key] = asyncio.create_task(self._run(key, defer), name=f"outbox-{key}")
 
-    async def _run(self, key: Any) -> None:
+    async def _run(self, key: Any, defer: bool = False) -> None:
+        if defer:
+            self._deferred.add(key)
+            await self.sleep(self.interval)  # (cancelled by a change that may not wait: see schedule)
+            self._deferred.discard(key)
         while key in self._dirty:
             last = self._last.get(key)
             if last is not None:
@@ -80,6 +99,7 @@ class Outbox:
     async def close(self) -> None:
         """Stop sending (shutdown): pending edits are dropped, the state they showed is saved with the tables."""
         self._dirty.clear()
+        self._deferred.clear()
         tasks = [t for t in self._tasks.values() if not t.done()]
         for task in tasks:
             task.cancel()

@@ -240,13 +240,18 @@ class TablesCog(commands.Cog, name="Tables"):
             return
         self._seat_seen[(t.id, seat)] = digest
         # a player who must act now waits on this message: it goes before everything else
-        tolerance = requests.URGENT if screens.is_moving(t, seat) else requests.NORMAL
+        moving = screens.is_moving(t, seat)
+        tolerance = requests.URGENT if moving else requests.NORMAL
+        # a change of a game's course that gives the seat no turn (a new hand, an off-turn choice gone) waits an edit
+        # interval, so that the seat's turn, often right behind it, goes out in the same edit
+        defer = only_if_changed and not moving
         if (t.id, seat) in self._dm_failed or t.messages.get(f"dmx:{seat}"):
             if (t.id, user_id) in self._ephemeral:
                 render = functools.partial(self._render_ephemeral, t, seat)
-                self.outbox.schedule(("eph", t.id, seat), render, tolerance=tolerance)
+                self.outbox.schedule(("eph", t.id, seat), render, tolerance=tolerance, defer=defer)
             return
-        self.outbox.schedule(("dm", t.id, seat), functools.partial(self._render_dm, t, seat), tolerance=tolerance)
+        render = functools.partial(self._render_dm, t, seat)
+        self.outbox.schedule(("dm", t.id, seat), render, tolerance=tolerance, defer=defer)
 
     async def _remind(self, t: Table, seat: int, seconds_left: int) -> None:
         """A new message (edits do not notify): the seat's turn is half gone. By DM, or in the channel with a

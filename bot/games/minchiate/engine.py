@@ -78,12 +78,14 @@ def winner_of(plays: list[tuple[int, str]]) -> int:
         suit = SUIT[c]
         if led is None:
             led = suit
-        if suit in (TRUMP, led):
+        if suit == TRUMP:
+            st = STRENGTH[c] + 1000
+        elif suit == led:
             st = STRENGTH[c]
-            if suit == TRUMP:
-                st += 1000
-            if st > best:
-                best, best_seat = st, s
+        else:
+            continue
+        if st > best:
+            best, best_seat = st, s
     return best_seat
 
 
@@ -272,17 +274,17 @@ class MinchiateGame(CardIdMoves):
             return
         self._diff += points if team == 0 else -points
         self._event_points[team] += points
-        converted = [0, 0]
+        converted = False
         while self._diff >= 60:
             self._resti[0] += 1
-            converted[0] += 1
+            converted = True
             self._diff -= 60
         while self._diff <= -60:
             self._resti[1] += 1
-            converted[1] += 1
+            converted = True
             self._diff += 60
         ev = {"reason": reason, "team": TEAMS[team], "points": points, **info, "diff": self._diff}
-        if converted[0] or converted[1]:
+        if converted:
             ev["resti"] = list(self._resti)
         self._score_events.append(ev)
         if not self._search:
@@ -357,15 +359,16 @@ class MinchiateGame(CardIdMoves):
         for s in range(4):
             self._totals[s] += per_seat[s]
         self._last_deal = summary
-        self._push(
-            {
-                "kind": "deal_end",
-                "deal": self._deal_no,
-                "resti": [self._resti[0], self._resti[1]],
-                "net_A": net_a,
-                "final_diff": final_diff,
-            }
-        )
+        if not self._search:  # (nothing renders a search state: the event is not even built)
+            self._push(
+                {
+                    "kind": "deal_end",
+                    "deal": self._deal_no,
+                    "resti": [self._resti[0], self._resti[1]],
+                    "net_A": net_a,
+                    "final_diff": final_diff,
+                }
+            )
         if self._deal_no + 1 < self.options["deals_per_game"]:
             # M-1: the deal passes to the right (next seat in playing order)
             self._deal_no += 1
@@ -566,8 +569,9 @@ class MinchiateGame(CardIdMoves):
                 self._trump_in_trick = True
         elif led is not None and led != TRUMP and self._first_lead and self._trump_in_trick:
             self._not_cards[seat].add(led + "K")
-        trick.plays.append((seat, card))
-        if len(trick.plays) == 4:
+        plays = trick.plays
+        plays.append((seat, card))
+        if len(plays) == 4:
             self._finish_trick()
 
     def _finish_trick(self) -> None:
@@ -577,6 +581,7 @@ class MinchiateGame(CardIdMoves):
         trick.winner = w
         wt = w % 2  # team_of
         pts = 0
+        dead: list[str] = []  # the opponents' counting cards, in play order (the capture's record)
         pile = self._piles[wt]
         for s, c in trick.plays:
             if c == MATTO:
@@ -586,8 +591,9 @@ class MinchiateGame(CardIdMoves):
                     self._matto_debt = owner
                 continue
             pile.append(c)
-            if s % 2 != wt:
+            if s % 2 != wt and POINTS[c]:
                 pts += POINTS[c]  # §7.8: only the opponents' counting cards "die"
+                dead.append(c)
         self._tricks_won[w] += 1
         self._trick_count += 1
         self._last_trick = trick
@@ -609,7 +615,7 @@ class MinchiateGame(CardIdMoves):
                 "capture",
                 seat=w,
                 trick=self._trick_count,
-                cards=[c for s, c in trick.plays if s % 2 != wt and POINTS[c] and c != MATTO],  # (team_of)
+                cards=dead,
             )
         self._led = None
         self._first_lead = False
@@ -618,7 +624,7 @@ class MinchiateGame(CardIdMoves):
             self._trick = None
             self._end_deal()
         else:
-            self._trick = Trick(w)
+            self._trick = Trick(w, [])  # (a list passed is cheaper than the default factory: once a trick)
 
     # ------------------------------------------------------------------ views (§10)
     def public_view(self) -> View:
