@@ -8,7 +8,7 @@ their own table (its channel, their DMs and ephemerals), so a thousand idle user
 makes them take that many seconds per move, like people.
 
 Usage: python bench/tables_fake_discord.py [--tables 1 16 64 100] [--think 1,3] [--mix] [--interval 1.0]
-    [--text-only] [--no-limits] [--routes]
+    [--text-only] [--no-limits [--unplanned]] [--routes]
 Prints, per N: wall time, actions applied per second, ack latency p50/p99 (dispatch -> first interaction
 callback), Discord requests per card played: all of them, the rate-limited ones (all but interaction callbacks
 and their webhooks) and the callbacks; the peak rate of rate-limited requests over any second; 429s; with
@@ -65,6 +65,8 @@ async def run(n_tables: int, args: argparse.Namespace) -> None:
         bot, task = await start_bot(
             fake, Path(tmp) / "bench.db", guild.id, edit_interval=args.interval, images=not args.text_only
         )
+        if args.unplanned and hasattr(bot, "requests"):
+            bot.requests.global_limit = 1_000_000  # no budget of its own either: as the bot before the scheduler
         tables = []
         for i in range(n_tables):
             game = games[i % len(games)]
@@ -180,6 +182,9 @@ def main() -> None:
     parser.add_argument("--mix", action="store_true", help="the four games in turn instead of Wizard only")
     parser.add_argument("--no-limits", action="store_true", help="do not enforce Discord's rate limits")
     parser.add_argument("--routes", action="store_true", help="also print the requests per card by kind")
+    parser.add_argument(
+        "--unplanned", action="store_true", help="with --no-limits: the bot's scheduler keeps no global budget either"
+    )
     args = parser.parse_args()
     for n in args.tables:
         asyncio.run(run(n, args))
