@@ -1,6 +1,6 @@
 """Random-playout speed of every engine: complete games (Wizard) or hands (the others) per second.
 
-Usage: python bench/engine_playouts.py [--seconds 3] [--runs 5] [games...]
+Usage: python bench/engine_playouts.py [--seconds 6] [--runs 5] [--cpu] [games...]
 
 Per game it prints the median (and range) over ``--runs`` timed batches of:
 
@@ -10,6 +10,8 @@ Per game it prints the median (and range) over ``--runs`` timed batches of:
 * ``baseline``: a minimal hand-written trick loop with the same seats and tricks (deal, a random card following
   suit, highest of the led suit or trump wins; ints, no engine, no dicts);
 * ``ratio``: time per card of the baseline over that of the lean playout (1.0 = as fast as the bare loop);
+
+the three are timed in turns (ten slices each per run), so that a neighbour's load weighs on them alike;
 
 then whole random games through the display interface (declarations included) and the cost of clone and
 determinize.
@@ -129,18 +131,38 @@ def baseline_playout(seats: int, deck_size: int, tricks: list[int], rng: random.
     return cards
 
 
+#: the clock of the measurements (``--cpu``: the process's CPU time, which a busy neighbour does not inflate)
+clock: Callable[[], float] = time.perf_counter
+
+
 def timed(fn: Callable[[int], int], seconds: float, runs: int) -> list[float]:
     """Seconds per card of ``fn(seed) -> cards``, one value per run of ``seconds / runs``."""
     out = []
     seed = 0
     for _ in range(runs):
-        start = time.perf_counter()
+        start = clock()
         cards = 0
-        while time.perf_counter() - start < seconds / runs:
+        while clock() - start < seconds / runs:
             cards += fn(seed)
             seed += 1
-        out.append((time.perf_counter() - start) / max(1, cards))
+        out.append((clock() - start) / max(1, cards))
     return out
+
+
+def interleaved(fns: list[Callable[[int], int]], seconds: float, slices: int) -> list[float]:
+    """Seconds per card of each ``fn(i) -> cards`` over ``seconds`` each, taken in ``slices`` turns in rotation, so
+    that a neighbour's load that comes and goes weighs on all of them alike (the ratios of one run stay fair)."""
+    spent = [0.0] * len(fns)
+    cards = [0] * len(fns)
+    seeds = [0] * len(fns)
+    for _ in range(slices):
+        for j, fn in enumerate(fns):
+            start = clock()
+            while clock() - start < seconds / slices:
+                cards[j] += fn(seeds[j])
+                seeds[j] += 1
+            spent[j] += clock() - start
+    return [t / max(1, n) for t, n in zip(spent, cards, strict=True)]
 
 
 def _fmt(xs: list[float], scale: float = 1e6, unit: str = "µs") -> str:
@@ -160,9 +182,18 @@ def bench(game_id: str, seconds: float, runs: int) -> None:
     base: list[float] = []
     whole: list[float] = []
     for _ in range(runs):
-        disp += timed(lambda i: display_cards(starts[i % k][0], rng), seconds / 4, 1)
-        lean += timed(lambda i: lean_cards(starts[i % k][0], rng), seconds / 4, 1)
-        base += timed(lambda i: baseline_playout(seats, deck_size, [starts[i % k][1]], rng), seconds / 4, 1)
+        d, le, b = interleaved(
+            [
+                lambda i: display_cards(starts[i % k][0], rng),
+                lambda i: lean_cards(starts[i % k][0], rng),
+                lambda i: baseline_playout(seats, deck_size, [starts[i % k][1]], rng),
+            ],
+            seconds / 4,
+            10,
+        )
+        disp.append(d)
+        lean.append(le)
+        base.append(b)
         whole += timed(lambda i: display_playout(cls, seats, options, i), seconds / 4, 1)
     ratios = sorted(b / x for b, x in zip(base, lean, strict=True))
     dratios = sorted(b / x for b, x in zip(base, disp, strict=True))
@@ -201,8 +232,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=6.0, help="time per game (default 6)")
     parser.add_argument("--runs", type=int, default=5, help="timed batches per measurement (default 5)")
+    parser.add_argument("--cpu", action="store_true", help="time with the process's CPU time (a shared machine)")
     parser.add_argument("games", nargs="*", default=list(SETUPS))
     args = parser.parse_args()
+    if args.cpu:
+        global clock
+        clock = time.process_time
     for game_id in args.games:
         try:
             bench(game_id, args.seconds, args.runs)

@@ -8,11 +8,12 @@ their own table (its channel, their DMs and ephemerals), so a thousand idle user
 makes them take that many seconds per move, like people.
 
 Usage: python bench/tables_fake_discord.py [--tables 1 16 64 100] [--think 1,3] [--mix] [--interval 1.0]
-    [--text-only] [--no-limits]
+    [--text-only] [--no-limits [--unplanned]] [--routes]
 Prints, per N: wall time, actions applied per second, ack latency p50/p99 (dispatch -> first interaction
 callback), Discord requests per card played: all of them, the rate-limited ones (all but interaction callbacks
 and their webhooks) and the callbacks; the peak rate of rate-limited requests over any second; 429s; with
-pictures the pictures uploaded per card.
+pictures the pictures uploaded per card; ``--routes`` adds the requests per card by kind (channel and DM sends and
+edits, callbacks, interaction webhooks...).
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import re
 import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +65,8 @@ async def run(n_tables: int, args: argparse.Namespace) -> None:
         bot, task = await start_bot(
             fake, Path(tmp) / "bench.db", guild.id, edit_interval=args.interval, images=not args.text_only
         )
+        if args.unplanned and hasattr(bot, "requests"):
+            bot.requests.global_limit = 1_000_000  # no budget of its own either: as the bot before the scheduler
         tables = []
         for i in range(n_tables):
             game = games[i % len(games)]
@@ -124,8 +129,37 @@ async def run(n_tables: int, args: argparse.Namespace) -> None:
             f"{refused}" + ("" if args.text_only else f"  uploads/card={uploads / per:4.2f}"),
             flush=True,
         )
+        if args.routes:
+            kinds = _by_kind(fake, played)
+            print("    per card: " + "  ".join(f"{k} {n / per:4.2f}" for k, n in kinds.most_common()), flush=True)
         await stop_bot(bot, task)
     await fake.stop()
+
+
+_MESSAGE = re.compile(r"^/channels/(?P<channel>\d+)/messages(?P<one>/\d+)?$")
+
+
+def _by_kind(fake: FakeDiscord, played: list[Any]) -> Counter[str]:
+    """The requests by what they did: table (channel) message edits, DM edits, sends, interaction callbacks..."""
+    out: Counter[str] = Counter()
+    for r in played:
+        m = _MESSAGE.match(r.path)
+        if m is not None:
+            try:
+                where = "dm" if fake.channel(int(m["channel"])).is_dm else "channel"
+            except KeyError:
+                where = "channel"
+            what = {"POST": "send", "PATCH": "edit", "DELETE": "delete"}.get(r.method, r.method.lower())
+            out[f"{where}-{what}"] += 1
+        elif r.path.startswith("/interactions/"):
+            out["callback"] += 1
+        elif r.path.startswith("/webhooks/"):
+            out[f"webhook-{r.method.lower()}"] += 1
+        elif r.path == "/users/@me/channels":
+            out["open-dm"] += 1
+        else:
+            out[f"{r.method} other"] += 1
+    return out
 
 
 def _peak_per_second(times: list[float]) -> int:
@@ -147,6 +181,10 @@ def main() -> None:
     parser.add_argument("--think", type=_pair, default=None, metavar="MIN,MAX", help="seconds a user takes per move")
     parser.add_argument("--mix", action="store_true", help="the four games in turn instead of Wizard only")
     parser.add_argument("--no-limits", action="store_true", help="do not enforce Discord's rate limits")
+    parser.add_argument("--routes", action="store_true", help="also print the requests per card by kind")
+    parser.add_argument(
+        "--unplanned", action="store_true", help="with --no-limits: the bot's scheduler keeps no global budget either"
+    )
     args = parser.parse_args()
     for n in args.tables:
         asyncio.run(run(n, args))

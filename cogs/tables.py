@@ -261,13 +261,18 @@ class TablesCog(commands.Cog, name="Tables"):
             return
         self._seat_seen[(t.id, seat)] = digest
         # a player who must act now waits on this message: it goes before everything else
-        tolerance = requests.URGENT if screens.is_moving(t, seat) else requests.NORMAL
+        moving = screens.is_moving(t, seat)
+        tolerance = requests.URGENT if moving else requests.NORMAL
+        # a change of a game's course that gives the seat no turn (a new hand, an off-turn choice gone) waits an edit
+        # interval, so that the seat's turn, often right behind it, goes out in the same edit
+        defer = only_if_changed and not moving
         if (t.id, seat) in self._dm_failed or t.messages.get(f"dmx:{seat}"):
             if (t.id, user_id) in self._ephemeral:
                 render = functools.partial(self._render_ephemeral, t, seat)
-                self.outbox.schedule(("eph", t.id, seat), render, tolerance=tolerance)
+                self.outbox.schedule(("eph", t.id, seat), render, tolerance=tolerance, defer=defer)
             return
-        self.outbox.schedule(("dm", t.id, seat), functools.partial(self._render_dm, t, seat), tolerance=tolerance)
+        render = functools.partial(self._render_dm, t, seat)
+        self.outbox.schedule(("dm", t.id, seat), render, tolerance=tolerance, defer=defer)
 
     async def _remind(self, t: Table, seat: int, seconds_left: int) -> None:
         """A new message (edits do not notify): the seat's turn is half gone. By DM, or in the channel with a
@@ -789,20 +794,25 @@ class TablesCog(commands.Cog, name="Tables"):
         key = ("dm", t.id, seat) if in_dm else ("eph", t.id, seat)
         self._learn(key, interaction.message)
         built_at, edits_before = t.version, self._edits.get(key, 0)
+        # what the response shows (its screen is drawn before _private first awaits): the edits that follow compare
+        # with it, so a move of the others that leaves this seat's hand and choices alone edits nothing
+        self._seat_seen[(t.id, seat)] = self._seat_digest(t, seat)
         msg, picture = await self._private(t, seat, key)
         self._rendered[key] = _short(msg.digest)  # claimed now: a render scheduled meanwhile finds nothing to do
         kw = await self._edit_kw(key, msg, picture)
         kw.pop("content")
         await interaction.response.edit_message(**kw)
         await self._sent(t, key, msg)
-        if self._edits.get(key, 0) != edits_before:
-            # an edit for a later state (a computer's move) went out while this response was on its way and may
-            # have landed first: send the latest state again, or the seat could keep a hand without the choices of
-            # its new turn (its digest already counts that turn as shown)
+        if self._edits.get(key, 0) != edits_before or self.outbox.rendering(key):
+            # an edit of this message went out while this response was on its way (for a later state: a computer's
+            # move), or one drawn before the click is still on its way (waiting for the request budget): either may
+            # land after the response, so send the latest state again once it has, or the seat could keep a hand
+            # without the choices of its new turn (its digest already counts that state as shown)
             self._rendered.pop(key, None)
             self._schedule_private(t, seat)
         elif t.version != built_at:
-            self._schedule_private(t, seat)  # the table moved on meanwhile: an edit if the hand shows more now
+            # the table moved on meanwhile: an edit if this seat's hand or choices changed since
+            self._schedule_private(t, seat, only_if_changed=True)
         if not in_dm:  # only now: an edit of the original response before the response itself fails
             self._ephemeral[(t.id, uid)] = (interaction, time.monotonic())
 

@@ -37,7 +37,8 @@ class Clock:
         while self._sleepers and (until is None or self._sleepers[0][0] <= until):
             at, _, future = heapq.heappop(self._sleepers)
             self.now = max(self.now, at)
-            future.set_result(None)
+            if not future.done():  # (a sleeper cancelled meanwhile)
+                future.set_result(None)
             await self.settle()
         if until is not None:
             self.now = max(self.now, until)
@@ -139,3 +140,37 @@ async def test_outbox_spaces_edits_and_always_sends_the_latest_state() -> None:
     assert all(b - a >= 1.0 for a, b in itertools.pairwise(starts)), starts
     assert sent[-1][1] == 6  # the last state went out
     assert len(sent) < 6  # the changes were merged
+
+
+async def test_outbox_defer_merges_the_change_behind_and_a_change_that_may_not_wait_ends_it() -> None:
+    """A change nobody waits on (``defer``) is drawn only an interval later, with what came meanwhile; a change
+    not deferred (the seat's turn) ends the wait at once; nothing is dropped."""
+    clock = Clock()
+    outbox = Outbox(1.0, clock=clock, sleep=clock.sleep)
+    state = {"v": 0}
+    sent: list[tuple[float, int]] = []
+
+    async def render() -> None:
+        sent.append((clock.now, state["v"]))
+
+    state["v"] = 1
+    outbox.schedule("dm", render, defer=True)  # a new hand, not the seat's turn
+    await clock.run(until=0.4)
+    state["v"] = 2
+    outbox.schedule("dm", render, defer=True)  # merged into the waiting edit
+    await clock.run()
+    await outbox.drain()
+    assert sent == [(1.0, 2)]
+
+    state["v"] = 3
+    outbox.interval = 3.0
+    outbox.schedule("dm", render, defer=True)
+    await clock.run(until=2.5)  # the deferral runs to 4.0; the spacing of edits (3 s from 1.0) to 4.0 as well
+    outbox.interval = 1.0  # (now the spacing allows an edit from 2.0)
+    state["v"] = 4
+    outbox.schedule("dm", render, tolerance=requests.URGENT)  # the seat's turn: no more waiting
+    await clock.run(until=2.5)
+    assert sent[1:] == [(2.5, 4)]
+    await clock.run()
+    await outbox.drain()
+    assert len(sent) == 2  # the deferred edit was not sent again on its own

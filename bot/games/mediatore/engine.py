@@ -42,6 +42,10 @@ THIRDS = {"A": 3, "3": 1, "2": 1, "K": 1, "N": 1, "J": 1, "7": 0, "6": 0, "5": 0
 LOW_RANKS = frozenset("7654")
 #: the compact signalled leads of the simulation interface, built once: (card, signal)
 _SIGNALLED = {c: {sig: (c, sig) for sig in SIGNALS} for c in ITALIAN_40}
+#: per card, its strength in its suit (trick_winner looks it up four times a trick)
+_CARD_STRENGTH = {c: STRENGTH[c[0]] for c in ITALIAN_40}
+#: per card, 1 if it is not of a low rank (a stroke lead allows at most itself among those, §10)
+_HIGH = {c: int(c[0] not in LOW_RANKS) for c in ITALIAN_40}
 HIGH_RANKS = frozenset("32AKNJ")
 CARD_SET = frozenset(ITALIAN_40)
 LAST_TRICK_THIRDS = 3
@@ -68,11 +72,12 @@ def sort_key(card: str) -> tuple[int, int]:
 
 def trick_winner(plays: list[tuple[int, str]] | tuple[tuple[int, str], ...]) -> int:
     """§6.3: the highest card of the led suit wins; other suits never win."""
-    led = plays[0][1][1]
-    best_seat, best = plays[0][0], STRENGTH[plays[0][1][0]]
-    for s, c in plays[1:]:
-        if c[1] == led and STRENGTH[c[0]] > best:
-            best_seat, best = s, STRENGTH[c[0]]
+    best_seat, first = plays[0]
+    led = first[1]
+    best = _CARD_STRENGTH[first]
+    for s, c in plays:  # (the lead compares equal to itself: no slice to allocate)
+        if c[1] == led and _CARD_STRENGTH[c] > best:
+            best_seat, best = s, _CARD_STRENGTH[c]
     return best_seat
 
 
@@ -524,7 +529,7 @@ class MediatoreGame(Game):
         plays = tuple(self._plays)
         winner = trick_winner(plays)
         self._tricks.append((self._leader, plays, winner, self._lead_signal))
-        self._won[winner].extend([c for _, c in plays])
+        self._won[winner].extend((plays[0][1], plays[1][1], plays[2][1], plays[3][1]))  # (always 4 plays)
         if not self._search:
             self._event(
                 {
@@ -554,7 +559,7 @@ class MediatoreGame(Game):
         last_winner = self._tricks[-1][2]
         bidder_last = last_winner in side
         side_cards = [c for s in side for c in self._won[s]]
-        def_cards = [c for s in range(4) if s not in side for c in self._won[s]]
+        def_cards = [c for s, won in enumerate(self._won) if s not in side for c in won]
         # §5.7 + §7.2 (DECISION §13.10): the monte and the last-trick bonus go to the last trick's side.
         if bidder_last:
             side_cards += self._monte
@@ -594,7 +599,8 @@ class MediatoreGame(Game):
             "returned_card": self._returned,
             "final_monte": list(self._monte),
             "last_trick_winner": last_winner,
-            "tricks": [[ld, [c for _, c in pl], w, sig] for ld, pl, w, sig in self._tricks],
+            # (every trick has 4 plays; spelt out, as a hand ends once per playout of a search)
+            "tricks": [[ld, [pl[0][1], pl[1][1], pl[2][1], pl[3][1]], w, sig] for ld, pl, w, sig in self._tricks],
             "bidder_side": list(side),
             "counting_cards": {
                 "bidder_side": sorted([c for c in side_cards if _CARD_THIRDS[c]], key=_SORT_KEYS.__getitem__),
@@ -846,20 +852,24 @@ class MediatoreGame(Game):
             return [c for c in hand if c[1] == led] or list(hand)
         if not self._may_signal(seat):
             return list(hand)
-        # _legal_signals for every card of the hand at once: each suit's cards counted once
+        # _legal_signals for every card of the hand at once: per suit, its cards and those not of a low rank
+        # counted once; a stroke needs 1 or 2 other cards of the suit, all low
         out: list[Move] = []
-        by_suit: dict[str, list[str]] = {}
+        count: dict[str, int] = {}
+        high: dict[str, int] = {}
         for c in hand:
-            by_suit.setdefault(c[1], []).append(c)
+            suit = c[1]
+            count[suit] = count.get(suit, 0) + 1
+            high[suit] = high.get(suit, 0) + _HIGH[c]
         for c in hand:
             sig = _SIGNALLED[c]
-            out.append(c)
-            out.append(sig["knock"])
-            same = by_suit[c[1]]
-            if len(same) == 1:
-                out.append(sig["fly"])
-            elif len(same) <= 3 and all(x == c or x[0] in LOW_RANKS for x in same):
-                out.append(sig["stroke"])
+            n = count[c[1]]
+            if n == 1:
+                out += (c, sig["knock"], sig["fly"])
+            elif n <= 3 and high[c[1]] == _HIGH[c]:
+                out += (c, sig["knock"], sig["stroke"])
+            else:
+                out += (c, sig["knock"])
         return out
 
     def sim_apply(self, seat: int, move: Move) -> None:

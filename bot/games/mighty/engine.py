@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Self
 
 from bot.engine.cards import FRENCH_52_JOKER, JOKER
@@ -90,7 +90,7 @@ class PlayFacts(NamedTuple):
     joker_played: bool
 
 
-def sort_cards(cards: Sequence[str]) -> list[str]:
+def sort_cards(cards: Iterable[str]) -> list[str]:
     """Cards in display order (by suit ♠ ♥ ♣ ♦, high to low, Joker last)."""
     return sorted(cards, key=_SORT_KEY.__getitem__)
 
@@ -129,7 +129,7 @@ def weak_hand_halves(hand: Sequence[str]) -> int:
 
 
 def card_points(cards: Sequence[str]) -> int:
-    return sum(1 for c in cards if c in POINT_CARDS)
+    return len(POINT_CARDS.intersection(cards))  # (the cards of a deck are distinct)
 
 
 def trick_winner(
@@ -144,28 +144,29 @@ def trick_winner(
     Mighty > Joker with power (not trick 10, not ripped) > highest trump > highest card of the led
     suit; a powerless *led* Joker counts as the lowest card of its named suit (§6.5.4).
     """
-    mighty = mighty_of(trump)
+    # one pass (searches score every trick of every playout): the Mighty wins at once, a Joker with power once
+    # every card is seen (the Mighty may come after it), else the best key
+    mighty = _MIGHTY[trump]
+    joker_seat = -1
+    best_seat = -1
+    best_key = -1
+    first = True
     for s, c in plays:
         if c == mighty:
             return int(s)
-    joker_power = trick_index != LAST_TRICK and not joker_called
-    best_seat = -1
-    best_key = -1
-    for i, (s, c) in enumerate(plays):
         if c == JOKER:
-            if joker_power:
-                return int(s)
-            key = 1 if i == 0 else -1
-        elif SUIT[c] == trump:
-            key = 100 + RANK[c]
-        elif SUIT[c] == led_suit:
-            key = RANK[c]
+            joker_seat = s
+            key = 1 if first else -1
         else:
-            key = -1
+            suit = SUIT[c]
+            key = 100 + RANK[c] if suit == trump else RANK[c] if suit == led_suit else -1
         if key > best_key:
             best_key = key
-            best_seat = int(s)
-    return best_seat
+            best_seat = s
+        first = False
+    if joker_seat >= 0 and trick_index != LAST_TRICK and not joker_called:
+        return int(joker_seat)
+    return int(best_seat)
 
 
 def base_score(n: int, trump: str, points: int, announced_alone: bool) -> tuple[int, list[str], int, bool]:
@@ -718,9 +719,9 @@ class MightyGame(Game):
         assert self._contract is not None and self._bid is not None
         decl, friend = self._declarer, self._friend
         n, trump = self._contract
-        side = {decl} if friend is None else {decl, friend}
-        captured = [[c for c in self._won[s] if c in POINT_CARDS] for s in range(NUM)]
-        p = card_points(self._discards) + sum(len(captured[s]) for s in side)
+        captured = [POINT_CARDS.intersection(won) for won in self._won]  # per seat (listed sorted below)
+        discard_points = card_points(self._discards)
+        p = discard_points + len(captured[decl]) + (len(captured[friend]) if friend not in (None, decl) else 0)
         s0, mults, score, made = base_score(n, trump, p, self._call_kind == "none")
         pay = [x * self._stake for x in payments(decl, friend, score, made)]
         for s in range(NUM):
@@ -739,7 +740,7 @@ class MightyGame(Game):
             "friend_card": self._call_card,
             "secret_solo": secret_solo,
             "discards": list(self._discards),
-            "discard_points": card_points(self._discards),
+            "discard_points": discard_points,
             "captured": [sort_cards(c) for c in captured],
             "points": p,
             "defender_points": 20 - p,
@@ -919,10 +920,24 @@ class MightyGame(Game):
     def sim_legal(self, seat: int) -> list[Move]:
         if self._phase != "play" or self._over:
             return self.legal_actions(seat)
-        if seat != (self._leader + len(self._plays)) % NUM:
+        plays = self._plays
+        if seat != (self._leader + len(plays)) % NUM:
             return []
+        if plays and not self._joker_call:
+            # _playable's following case, inlined (a playout asks it for 4 cards of 5)
+            hand = self._hands[seat]
+            led = self._led_suit
+            follow = [c for c in hand if SUIT[c] == led]
+            if not follow:
+                return [c for c in hand if c != JOKER] if self._trick_no == 0 else list(hand)
+            mighty = _MIGHTY[self._contract[1]]  # type: ignore[index]
+            if mighty in hand and SUIT[mighty] != led:
+                follow.append(mighty)
+            if self._trick_no != 0 and JOKER in hand:
+                follow.append(JOKER)
+            return follow  # type: ignore[return-value]
         cards = self._playable(seat)
-        if self._plays:
+        if plays:
             return cards  # type: ignore[return-value]
         ripper = ripper_of(self._contract[1])  # type: ignore[index]
         call = self._trick_no != 0  # _joker_call_allowed

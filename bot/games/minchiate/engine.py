@@ -25,6 +25,7 @@ from bot.engine.seats import Direction
 from bot.engine.tricks import Trick
 
 from .rules import (
+    _DISPLAY_RANK,
     DISCARDABLE,
     POINTS,
     ROBBABLE,
@@ -51,6 +52,11 @@ EVENT_KEEP = 24
 VIEW_EVENTS = 12
 #: declaration prompts list every subset up to this many combinations (2**4 = 16 choices)
 FULL_SUBSETS_MAX = 4
+#: the display order's sort key and each suit's King, precomputed for the simulation interface
+_RANK = _DISPLAY_RANK.__getitem__
+_KING = {s: s + "K" for s in set(SUIT.values()) if s != TRUMP}
+#: matto_payment_key of every card, looked up (a deal's end picks the Matto payment from a whole pile)
+_MATTO_KEY = {c: matto_payment_key(c) for c in MINCHIATE_97 if c != MATTO}.__getitem__
 
 
 def combo_points_sum(cards: list[str]) -> int:
@@ -72,12 +78,14 @@ def winner_of(plays: list[tuple[int, str]]) -> int:
         suit = SUIT[c]
         if led is None:
             led = suit
-        if suit in (TRUMP, led):
+        if suit == TRUMP:
+            st = STRENGTH[c] + 1000
+        elif suit == led:
             st = STRENGTH[c]
-            if suit == TRUMP:
-                st += 1000
-            if st > best:
-                best, best_seat = st, s
+        else:
+            continue
+        if st > best:
+            best, best_seat = st, s
     return best_seat
 
 
@@ -266,17 +274,17 @@ class MinchiateGame(CardIdMoves):
             return
         self._diff += points if team == 0 else -points
         self._event_points[team] += points
-        converted = [0, 0]
+        converted = False
         while self._diff >= 60:
             self._resti[0] += 1
-            converted[0] += 1
+            converted = True
             self._diff -= 60
         while self._diff <= -60:
             self._resti[1] += 1
-            converted[1] += 1
+            converted = True
             self._diff += 60
         ev = {"reason": reason, "team": TEAMS[team], "points": points, **info, "diff": self._diff}
-        if converted[0] or converted[1]:
+        if converted:
             ev["resti"] = list(self._resti)
         self._score_events.append(ev)
         if not self._search:
@@ -289,7 +297,7 @@ class MinchiateGame(CardIdMoves):
             other = 1 - debtor
             pile = self._piles[debtor]
             candidates = [c for c in pile if c != MATTO]
-            given = min(candidates, key=matto_payment_key) if candidates else MATTO
+            given = min(candidates, key=_MATTO_KEY) if candidates else MATTO
             pile.remove(given)
             self._piles[other].append(given)
             self._push({"kind": "matto_paid", "team": TEAMS[debtor], "to": TEAMS[other], "card": given})
@@ -351,15 +359,16 @@ class MinchiateGame(CardIdMoves):
         for s in range(4):
             self._totals[s] += per_seat[s]
         self._last_deal = summary
-        self._push(
-            {
-                "kind": "deal_end",
-                "deal": self._deal_no,
-                "resti": [self._resti[0], self._resti[1]],
-                "net_A": net_a,
-                "final_diff": final_diff,
-            }
-        )
+        if not self._search:  # (nothing renders a search state: the event is not even built)
+            self._push(
+                {
+                    "kind": "deal_end",
+                    "deal": self._deal_no,
+                    "resti": [self._resti[0], self._resti[1]],
+                    "net_A": net_a,
+                    "final_diff": final_diff,
+                }
+            )
         if self._deal_no + 1 < self.options["deals_per_game"]:
             # M-1: the deal passes to the right (next seat in playing order)
             self._deal_no += 1
@@ -570,8 +579,9 @@ class MinchiateGame(CardIdMoves):
                 self._trump_in_trick = True
         elif led is not None and led != TRUMP and self._first_lead and self._trump_in_trick:
             self._not_cards[seat].add(led + "K")
-        trick.plays.append((seat, card))
-        if len(trick.plays) == 4:
+        plays = trick.plays
+        plays.append((seat, card))
+        if len(plays) == 4:
             self._finish_trick()
 
     def _finish_trick(self) -> None:
@@ -581,6 +591,7 @@ class MinchiateGame(CardIdMoves):
         trick.winner = w
         wt = w % 2  # team_of
         pts = 0
+        dead: list[str] = []  # the opponents' counting cards, in play order (the capture's record)
         pile = self._piles[wt]
         for s, c in trick.plays:
             if c == MATTO:
@@ -590,8 +601,9 @@ class MinchiateGame(CardIdMoves):
                     self._matto_debt = owner
                 continue
             pile.append(c)
-            if s % 2 != wt:
+            if s % 2 != wt and POINTS[c]:
                 pts += POINTS[c]  # §7.8: only the opponents' counting cards "die"
+                dead.append(c)
         self._tricks_won[w] += 1
         self._trick_count += 1
         self._last_trick = trick
@@ -613,7 +625,7 @@ class MinchiateGame(CardIdMoves):
                 "capture",
                 seat=w,
                 trick=self._trick_count,
-                cards=[c for s, c in trick.plays if s % 2 != wt and POINTS[c] and c != MATTO],  # (team_of)
+                cards=dead,
             )
         self._led = None
         self._first_lead = False
@@ -622,7 +634,7 @@ class MinchiateGame(CardIdMoves):
             self._trick = None
             self._end_deal()
         else:
-            self._trick = Trick(w)
+            self._trick = Trick(w, [])  # (a list passed is cheaper than the default factory: once a trick)
 
     # ------------------------------------------------------------------ views (§10)
     def public_view(self) -> View:
@@ -788,7 +800,25 @@ class MinchiateGame(CardIdMoves):
         trick = self._trick
         if trick is None or seat != (trick.leader + len(trick.plays)) % 4:
             return []
-        return sort_hand(self.legal_cards(seat))
+        # legal_cards then sort_hand, inlined (a playout asks this per card); a list of one needs no sort
+        hand = self._hands[seat]
+        led = self._led
+        if led is None:
+            return sorted(hand, key=_RANK)
+        if led != TRUMP and self._first_lead and self._trump_in_trick:
+            king = _KING[led]
+            if king in hand:
+                return [king]
+        follow = [c for c in hand if SUIT[c] == led]
+        if not follow and led != TRUMP:
+            follow = [c for c in hand if SUIT[c] == TRUMP]
+        if not follow:
+            return sorted(hand, key=_RANK)
+        if MATTO in hand:
+            follow.append(MATTO)
+        if len(follow) > 1:
+            follow.sort(key=_RANK)
+        return follow
 
     def clone(self, for_search: bool = False) -> Self:
         g = object.__new__(type(self))

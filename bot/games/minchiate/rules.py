@@ -102,15 +102,20 @@ def combo_points(card: str) -> int:
     return 5 if card == "T29" else POINTS[card]
 
 
+#: the two windows of trumps in which runs count (§4.2), each closed by a None (searches score piles per deal)
+_RUN_WINDOWS: tuple[tuple[str | None, ...], ...] = tuple(
+    (*(f"T{n}" for n in range(lo, hi + 1)), None) for lo, hi in ((1, 5), (28, 40))
+)
+
+
 def find_combos(cards: Collection[str]) -> list[tuple[str, tuple[str, ...]]]:
     """Every combination present in ``cards`` as ``(type, members)`` in a stable order (§4.7)."""
     held = set(cards)
     out: list[tuple[str, tuple[str, ...]]] = []
-    for lo, hi in ((1, 5), (28, 40)):
+    for window in _RUN_WINDOWS:
         run: list[str] = []
-        for n in range(lo, hi + 2):  # hi + 1 closes the last run; never leaves the window (§4.2)
-            c = f"T{n}"
-            if n <= hi and c in held:
+        for c in window:  # the trailing None closes the last run; a run never leaves its window (§4.2)
+            if c is not None and c in held:
                 run.append(c)
                 continue
             if len(run) >= 3:

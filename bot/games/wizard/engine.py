@@ -14,6 +14,7 @@ identical special card held (the first id in hand), but ``apply`` accepts any of
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 import re
@@ -67,6 +68,15 @@ def _jcopy(x: Any) -> Any:
 def round_score(bid: int, tricks: int) -> int:
     """§7: exact → 20 + 10 per trick; otherwise −10 per trick of difference."""
     return 20 + 10 * tricks if tricks == bid else -10 * abs(tricks - bid)
+
+
+@functools.lru_cache(maxsize=1024)
+def _round_deck(seed: int, k: int) -> tuple[str, ...]:
+    """The shuffled deck of round ``k`` of the game of ``seed``. Remembered: a search plays the same round end in
+    thousands of playouts, and seeding a generator and shuffling 60 cards cost more than the rest of a round end."""
+    deck = list(WIZARD_60)
+    make_rng(seed, "deal", k).shuffle(deck)
+    return tuple(deck)
 
 
 def trick_winner(plays: list[tuple[int, str]], trump: str | None) -> int:
@@ -204,8 +214,7 @@ class WizardGame(CardIdMoves):
         r = self._sizes[k]
         self._r = r
         self._dealer = (self._first_dealer + k) % n
-        deck = list(WIZARD_60)
-        make_rng(self._seed, "deal", k).shuffle(deck)
+        deck = _round_deck(self._seed, k)
         hands: list[list[str]] = [[] for _ in range(n)]
         first = self._dealer + 1
         # DECISION W-2: one card at a time, clockwise, starting with dealer + 1.
