@@ -83,8 +83,16 @@ def _background() -> Image.Image:
     return img
 
 
-def _plate(img: Image.Image, centre: tuple[int, int], seat: SeatInfo) -> None:
-    name = text.fit(seat.name, NAME_SIZE, PLATE_MAX_W - 24, bold=True) or "?"
+def plate_name(name: str, number: int) -> str:
+    """What a seat's plate can write of ``name``: the name, or ``#number`` when the bundled font (Latin only)
+    would drop most of its letters (a Korean or Russian name); the message's text names every seat in full."""
+    letters = sum(1 for c in name if c.isalpha())
+    kept = sum(1 for c in text.sanitize(name) if c.isalpha())
+    return name if letters == 0 or 2 * kept >= letters else f"#{number}"
+
+
+def _plate(img: Image.Image, centre: tuple[int, int], seat: SeatInfo, number: int) -> None:
+    name = text.fit(plate_name(seat.name, number), NAME_SIZE, PLATE_MAX_W - 24, bold=True) or f"#{number}"
     line = text.fit(seat.line, LINE_SIZE, PLATE_MAX_W - 24)
     w = max(PLATE_MIN_W, text.text_width(name, NAME_SIZE, True) + 24, text.text_width(line, LINE_SIZE) + 24)
     h = 56 if line else 36
@@ -157,7 +165,7 @@ def table_image(
             _paste_card(img, small, card, x, y, ring=seat == last_winner)
             x += pitch
     for seat, info in enumerate(seats):
-        _plate(img, plates[seat], info)
+        _plate(img, plates[seat], info, seat + 1)
     return img
 
 

@@ -203,3 +203,16 @@ def test_renderers_import_no_discord_or_asyncio() -> None:
     assert proc.returncode == 0, proc.stderr
     here = hashlib.sha256(render_hand("french", ["AS", "JK"], {"JK"}, cache=None)).hexdigest()
     assert proc.stdout.strip() == here
+
+
+def test_a_name_the_font_cannot_write_becomes_the_seat_number() -> None:
+    """The bundled font writes Latin letters only: a Korean or Russian name would be dropped to nothing (or a
+    stray digit), so the plate shows the seat's number; Latin names, accented or not, stay."""
+    from bot.images.table import plate_name
+
+    assert plate_name("김민수", 2) == "#2"
+    assert plate_name("Иван", 4) == "#4"
+    assert plate_name("🤖 컴퓨터 3", 5) == "#5"
+    assert plate_name("Zoë", 1) == "Zoë"
+    assert plate_name("🤖 Computer 3", 5) == "🤖 Computer 3"
+    assert plate_name("Kim 김", 1) == "Kim 김"  # most of it can be written
