@@ -387,6 +387,13 @@ async def test_full_minchiate_deal_two_users_two_computers(fake_discord: FakeDis
         early = await (await bob.click(panel, custom_id=ok["custom_id"])).reply()  # Confirm before picking
         assert early.flags & 64 and "Pick the cards" in early.text() and game.phase == "discard"
         chosen = sorted(c for c in offered if c[0] != "T")[:need]
+        # a modified client sends a card that was never offered (a scoring one he holds): refused on arrival,
+        # not kept until Confirm
+        forged = next(c for c in game.view(2)["hand"] if c not in offered)
+        data = {"custom_id": menu["custom_id"], "component_type": 3, "values": [*chosen[: need - 1], forged]}
+        refused = await bob._component(panel, data).reply()
+        assert refused.flags & 64 and "That choice is not available." in refused.text()
+        assert game.phase == "discard" and not game.view(2).get("my_discards")
         await (await bob.select(panel, chosen, custom_id=menu["custom_id"])).ack()
         await (await bob.click(panel, custom_id=ok["custom_id"])).ack()
 
