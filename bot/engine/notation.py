@@ -65,6 +65,7 @@ _INT = re.compile(r"[0-9]{1,9}")
 def int_arg(tok: str, what: str) -> int:
     # ASCII digits only: str.isdigit() and int() also accept other scripts' digits, which a record must not.
     if not _INT.fullmatch(tok):
+        # i18n: {what} is what the token stands for ("a bid", "the cut"); {token} is quoted from the record
         raise NotationError(N_("{what} must be a whole number, not {token}"), what=Term(what), token=repr(tok))
     return int(tok)
 

@@ -68,6 +68,7 @@ def _booked(s: Settlement) -> Booked:
 def _where(record: Record, i: int) -> tuple[int, str | Callable[[], str]]:
     """The line of action ``i`` and, for a record not read from a text, a prefix naming the action."""
     line = record.line_of_action(i)
+    # i18n: a prefix put before a record error's reason ("action 3: seat 2 (Ann) cannot …"); keep the final space
     return line, "" if line else lambda: _("action {n}: ", n=i + 1)
 
 
