@@ -283,8 +283,8 @@ class RecordsCog(commands.Cog, name="Records"):
         except UnicodeDecodeError:
             raise TableError(N_("That file is not a text file.")) from None
         except RecordError as e:
-            # (the parser's reason names a line of the file and stays as it says it)
-            raise TableError(N_("That record is not valid: {reason}."), reason=str(e)) from None
+            # worded when the reply is made, in the reader's locale (the file's own tokens stay as written)
+            raise TableError(N_("That record is not valid: {reason}."), reason=e.text) from None
         over = finished_hands(done)
         if record.hand is not None and record.hand not in over:
             over = sorted({*over, record.hand})  # a record cut at one hand (``/table export hand:``)

@@ -69,7 +69,8 @@ def replay_command(file: str, hand: int | None = None) -> int:
         _err(f"{file}: cannot read: {e.strerror or e}")
         return 2
     except RecordError as e:
-        _err(f"{file}:{e.line}: {e.message}")
+        # the reason in the terminal's locale (English unless the caller chose one with using())
+        _err(f"{file}:{e.line}: {e.reason()}")
         return 2
     if hand is not None and hand - 1 not in done.hands:
         _err(f"{file}: there is no hand {hand} (hands: {', '.join(str(h + 1) for h in done.hands) or 'none'})")

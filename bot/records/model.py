@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.protocol import Action
+from bot.i18n import SOURCE, _, using
 
 FORMAT_VERSION = "1"
 #: tags with a meaning; any other tag (a capitalised name) is kept as it is in ``Record.tags``
@@ -22,12 +23,38 @@ TAG_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*")
 
 
 class RecordError(Exception):
-    """A malformed or tampered record: ``line`` is the 1-based line of the text (0 when not from a text)."""
+    """A malformed or tampered record: ``line`` is the 1-based line of the text (0 when not from a text).
 
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(line, message)
+    The reason is a catalogue msgid (English, ``N_``-marked at the raise site) with parameters, so a reader
+    gets it in their language (:meth:`text`) while ``str(err)`` and :attr:`message` stay the English the
+    format's documentation quotes. Parameters are data as written in the file (tags, tokens, card ids,
+    numbers); a zero-argument callable is a fragment that is itself worded (an engine's refusal, a seat),
+    evaluated when the text is made so that it follows the locale of that moment.
+    """
+
+    def __init__(self, line: int, msgid: str, **params: Any) -> None:
+        super().__init__(line, msgid)
         self.line = line
-        self.message = message
+        self.msgid = msgid
+        self.params = params
+
+    def _resolved(self) -> dict[str, Any]:
+        return {k: v() if callable(v) else v for k, v in self.params.items()}
+
+    @property
+    def message(self) -> str:
+        """The reason in English, without the line (numbers as plain digits, as the format writes them)."""
+        with using(SOURCE):
+            return self.msgid.format(**self._resolved())
+
+    def reason(self) -> str:
+        """The reason in the current locale, without the line."""
+        return _(self.msgid, **self._resolved()) if self.params else _(self.msgid)
+
+    def text(self) -> str:
+        """The whole error in the current locale: ``line N: reason`` (just the reason when not from a text)."""
+        reason = self.reason()
+        return _("line {line}: {reason}", line=self.line, reason=reason) if self.line else reason
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.message}" if self.line else self.message

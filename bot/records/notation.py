@@ -16,12 +16,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.engine.notation import NotationError
+from bot.engine.notation import NotationError, Term
 from bot.engine.protocol import Action
+from bot.i18n import N_, _, _p
 
 from . import _games
 
-__all__ = ["NotationError", "format_action", "parse_action", "same"]
+__all__ = ["NotationError", "format_action", "notation_text", "parse_action", "same"]
+
+
+def notation_text(err: NotationError) -> str:
+    """A notation error in the current locale: its msgid and :class:`Term` parameters worded by the catalogue,
+    the rest (the record's tokens) as written."""
+    params = {
+        k: (_p(v.context, v.msgid) if v.context else _(v.msgid)) if isinstance(v, Term) else v
+        for k, v in err.params.items()
+    }
+    return _(err.msgid, **params) if params else _(err.msgid)
 
 
 def _json_default(o: Any) -> Any:
@@ -41,16 +52,16 @@ def same(a: Any, b: Any) -> bool:
 
 def _parse_json(text: str) -> Action:
     def no_constants(name: str) -> Any:
-        raise NotationError(f"{name} is not allowed in an action")
+        raise NotationError(N_("{name} is not allowed in an action"), name=name)
 
     try:
         value = json.loads(text, parse_constant=no_constants)
     except NotationError:
         raise
     except (ValueError, RecursionError) as e:
-        raise NotationError(f"invalid JSON action: {e}") from None
+        raise NotationError(N_("invalid JSON action: {detail}"), detail=str(e)) from None
     if not isinstance(value, dict) or not isinstance(value.get("type"), str):
-        raise NotationError('a JSON action must be an object with a "type" string')
+        raise NotationError(N_('a JSON action must be an object with a "type" string'))
     return value
 
 
@@ -61,10 +72,10 @@ def parse_action(game_id: str, text: str) -> Action:
         return _parse_json(text)
     parts = text.split()
     if not parts:
-        raise NotationError("missing action")
+        raise NotationError(N_("missing action"))
     notation = _games.notation(game_id)
     if notation is None:
-        raise NotationError(f"unknown game {game_id!r}")
+        raise NotationError(N_("unknown game {game}"), game=repr(game_id))
     return notation.parse(parts[0], parts[1:])
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.engine.protocol import View
-from bot.i18n import _
+from bot.i18n import N_, _
 
 from . import _games
 from .model import Record, RecordError
@@ -47,7 +47,7 @@ def replay_pages(
     (``record.hand``), the caller having checked on the whole log. ``viewer``: the seat whose own cards are shown."""
     done = replay(record, views=True, check=False)
     if hand not in done.hands or (record.hand != hand and hand not in finished_hands(done)):
-        raise RecordError(0, _("hand {n} is not finished", n=hand + 1))
+        raise RecordError(0, N_("hand {n} is not finished"), n=hand + 1)
     steps = done.steps_of(hand)
     game_id, names = record.game, record.players
     before: View = _before(done, steps[0])

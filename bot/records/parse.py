@@ -9,16 +9,22 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from functools import partial
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from bot.i18n import N_, _p
+
 from . import _games
 from .format import OPTION_NAME, hand_mark
 from .model import FORMAT_VERSION, RESULT_TAGS, TAG_NAME, Booked, Lines, Record, RecordError
-from .notation import NotationError, parse_action
+from .notation import NotationError, notation_text, parse_action
 
 CURRENCIES = ("stake", "resto", "point")
+#: the [Result] tag's name in an amounts error, in the reader's language (a currency is shown as written)
+_RESULT_TERM: Callable[[], str] = lambda: _p("record", "result")  # noqa: E731
 REQUIRED = ("Game", "Version", "Players", "Seed")
 
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
@@ -37,7 +43,7 @@ def _unescape(raw: str, line: int) -> str:
         if ch == "\\":
             nxt = raw[i + 1] if i + 1 < len(raw) else ""
             if nxt not in ('"', "\\"):
-                raise RecordError(line, 'in a tag value only \\" and \\\\ may follow a backslash')
+                raise RecordError(line, N_('in a tag value only \\" and \\\\ may follow a backslash'))
             out.append(nxt)
             i += 2
             continue
@@ -58,34 +64,37 @@ def decode_option(text: str) -> Any:
         return text
 
 
-def _amounts(text: str, n: int, line: int, what: str) -> list[int]:
+def _amounts(text: str, n: int, line: int, what: str | Callable[[], str]) -> list[int]:
+    # ``what`` is the currency as written in the file, or a worded term (the result) given as a callable
     parts = text.split()
     if len(parts) != n:
-        raise RecordError(line, f"{what}: expected {n} amounts (one per seat), found {len(parts)}")
+        raise RecordError(
+            line, N_("{what}: expected {n} amounts (one per seat), found {found}"), what=what, n=n, found=len(parts)
+        )
     for p in parts:
         if not _AMOUNT.fullmatch(p):
-            raise RecordError(line, f"{what}: {p!r} is not a whole number")
+            raise RecordError(line, N_("{what}: {token} is not a whole number"), what=what, token=repr(p))
     return [int(p) for p in parts]
 
 
 def _currency(word: str, line: int) -> str:
     if word not in CURRENCIES:
-        raise RecordError(line, f"unknown currency {word!r} (stake, resto or point)")
+        raise RecordError(line, N_("unknown currency {token} (stake, resto or point)"), token=repr(word))
     return word
 
 
 def _settlement(value: str, n: int, line: int) -> Booked:
     head, sep, rest = value.partition(":")
     if not sep or not _POSITIVE.fullmatch(head.strip()) or int(head) < 1:
-        raise RecordError(line, 'a settlement reads "N: CURRENCY AMOUNTS; ..." with N from 1')
+        raise RecordError(line, N_('a settlement reads "N: CURRENCY AMOUNTS; ..." with N from 1'))
     amounts: dict[str, tuple[int, ...]] = {}
     for part in rest.split(";"):
         words = part.split(None, 1)
         if not words:
-            raise RecordError(line, "empty currency in the settlement")
+            raise RecordError(line, N_("empty currency in the settlement"))
         cur = _currency(words[0], line)
         if cur in amounts:
-            raise RecordError(line, f"currency {cur} appears twice")
+            raise RecordError(line, N_("currency {currency} appears twice"), currency=cur)
         amounts[cur] = tuple(_amounts(words[1] if len(words) > 1 else "", n, line, cur))
     return Booked(int(head) - 1, amounts)
 
@@ -95,9 +104,9 @@ def _result(value: str, n: int, line: int) -> tuple[str, tuple[int, ...]] | None
         return None
     words = value.split(None, 1)
     if not words:
-        raise RecordError(line, 'the result is "*" (game not over) or "CURRENCY TOTALS"')
+        raise RecordError(line, N_('the result is "*" (game not over) or "CURRENCY TOTALS"'))
     cur = _currency(words[0], line)
-    return cur, tuple(_amounts(words[1] if len(words) > 1 else "", n, line, "result"))
+    return cur, tuple(_amounts(words[1] if len(words) > 1 else "", n, line, _RESULT_TERM))
 
 
 class _Parser:
@@ -125,34 +134,46 @@ class _Parser:
             key, sep, raw = value.partition("=")
             key = key.strip()
             if not sep or not OPTION_NAME.fullmatch(key):
-                raise RecordError(line, 'an option reads "name=value", e.g. [Option "hands=1"]')
+                raise RecordError(line, N_('an option reads "name=value", e.g. [Option "hands=1"]'))
             if key in self.options:
-                raise RecordError(line, f"option {key} is given twice")
+                raise RecordError(line, N_("option {option} is given twice"), option=key)
             self.options[key] = decode_option(raw.strip())
             self.lines.tags[f"Option:{key}"] = line
             return
         if name in self.lines.tags:
-            raise RecordError(line, f"duplicate [{name}] tag (first on line {self.lines.tags[name]})")
+            raise RecordError(
+                line, N_("duplicate [{tag}] tag (first on line {first})"), tag=name, first=self.lines.tags[name]
+            )
         self.lines.tags[name] = line
         if name == "Game":
             if value not in _games.game_ids():
-                raise RecordError(line, f"unknown game {value!r} (one of: {', '.join(_games.game_ids())})")
+                raise RecordError(
+                    line,
+                    N_("unknown game {game} (one of: {games})"),
+                    game=repr(value),
+                    games=", ".join(_games.game_ids()),
+                )
             self.game = value
         elif name == "Version":
             if value != FORMAT_VERSION:
-                raise RecordError(line, f"unsupported record version {value!r} (this reader knows {FORMAT_VERSION})")
+                raise RecordError(
+                    line,
+                    N_("unsupported record version {version} (this reader knows {known})"),
+                    version=repr(value),
+                    known=FORMAT_VERSION,
+                )
         elif name == "Players":
             names = [p.strip() for p in value.split(";")]
             if any(not p for p in names):
-                raise RecordError(line, 'players are names separated by "; ", none empty')
+                raise RecordError(line, N_('players are names separated by "; ", none empty'))
             self.players = names
         elif name == "Seed":
             if not _SEED.fullmatch(value.strip()):
-                raise RecordError(line, f"the seed must be a whole number, not {value!r}")
+                raise RecordError(line, N_("the seed must be a whole number, not {token}"), token=repr(value))
             self.seed = int(value)
         elif name == "Hand":
             if not _POSITIVE.fullmatch(value.strip()) or int(value) < 1:
-                raise RecordError(line, f"the hand must be a number from 1, not {value!r}")
+                raise RecordError(line, N_("the hand must be a number from 1, not {token}"), token=repr(value))
             self.hand = int(value) - 1
         elif name == "Date":
             self.date = value
@@ -165,21 +186,36 @@ class _Parser:
         self.header_done = True
         for name in REQUIRED:
             if name not in self.lines.tags:
-                raise RecordError(line, f'missing [{name} "…"] tag (the header needs {", ".join(REQUIRED)})')
+                raise RecordError(
+                    line, N_('missing [{tag} "…"] tag (the header needs {tags})'), tag=name, tags=", ".join(REQUIRED)
+                )
         lo, hi = _games.seat_range(self.game)
         n = len(self.players)
         if not lo <= n <= hi:
-            need = f"{lo}" if lo == hi else f"{lo} to {hi}"
-            raise RecordError(self.lines.tags["Players"], f"{_games.title(self.game)} needs {need} players, not {n}")
+            title = _games.title(self.game)
+            game = lambda: _p("game", title)  # noqa: E731 -- the title in the reader's language, at text time
+            at = self.lines.tags["Players"]
+            if lo == hi:
+                raise RecordError(at, N_("{game} needs {lo} players, not {found}"), game=game, lo=lo, found=n)
+            raise RecordError(
+                at, N_("{game} needs {lo} to {hi} players, not {found}"), game=game, lo=lo, hi=hi, found=n
+            )
 
     # -- body ---------------------------------------------------------------------------------------------
     def mark(self, hand: int, line: int) -> None:
         if hand < 1:
-            raise RecordError(line, "hands are numbered from 1")
+            raise RecordError(line, N_("hands are numbered from 1"))
         if self.pending_mark is not None:
-            raise RecordError(line, f"two hand lines in a row (the other on line {self.pending_mark[0]})")
+            raise RecordError(
+                line, N_("two hand lines in a row (the other on line {other})"), other=self.pending_mark[0]
+            )
         if hand - 1 <= self.last_mark:
-            raise RecordError(line, f"hand {hand} comes after hand {self.last_mark + 1}: hands must increase")
+            raise RecordError(
+                line,
+                N_("hand {hand} comes after hand {previous}: hands must increase"),
+                hand=hand,
+                previous=self.last_mark + 1,
+            )
         self.pending_mark = (line, hand - 1)
         self.last_mark = hand - 1
 
@@ -187,11 +223,14 @@ class _Parser:
         seat = int(seat_text)
         n = len(self.players)
         if not 1 <= seat <= n:
-            raise RecordError(line, f"seat {seat} does not exist (seats 1 to {n}, in [Players] order)")
+            raise RecordError(
+                line, N_("seat {seat} does not exist (seats 1 to {n}, in [Players] order)"), seat=seat, n=n
+            )
         try:
             action = parse_action(self.game, text)
         except NotationError as e:
-            raise RecordError(line, str(e)) from None
+            # (bound now: ``e`` is unset when the except block ends, the text is made later)
+            raise RecordError(line, N_("{reason}"), reason=partial(notation_text, e)) from None
         if self.pending_mark is not None:
             self.hand_starts[len(self.actions)] = self.pending_mark[1]
             self.lines.hand_marks[len(self.actions)] = self.pending_mark[0]
@@ -201,7 +240,7 @@ class _Parser:
 
     def end_body(self, line: int) -> None:
         if self.pending_mark is not None:
-            raise RecordError(self.pending_mark[0], "a hand line must be followed by that hand's actions")
+            raise RecordError(self.pending_mark[0], N_("a hand line must be followed by that hand's actions"))
 
     # -- result -------------------------------------------------------------------------------------------
     def result_tag(self, name: str, value: str, line: int) -> None:
@@ -209,7 +248,7 @@ class _Parser:
         if name == "Settlement":
             b = _settlement(value, n, line)
             if self.settlements and b.index <= self.settlements[-1].index:
-                raise RecordError(line, "settlements must be listed in order")
+                raise RecordError(line, N_("settlements must be listed in order"))
             self.settlements.append(b)
             self.lines.settlements.append(line)
         else:
@@ -223,14 +262,14 @@ class _Parser:
         if not text or text.startswith(";"):
             return
         if self.state == "done":
-            raise RecordError(line, "nothing may follow the [Result] tag")
+            raise RecordError(line, N_("nothing may follow the [Result] tag"))
         if text.startswith("["):
             m = _TAG.fullmatch(text)
             if m is None:
-                raise RecordError(line, 'malformed tag: expected [Name "value"]')
+                raise RecordError(line, N_('malformed tag: expected [Name "value"]'))
             name, value = m.group(1), _unescape(m.group(2), line)
             if not TAG_NAME.fullmatch(name):
-                raise RecordError(line, f"tag names start with a capital letter: {name!r}")
+                raise RecordError(line, N_("tag names start with a capital letter: {tag}"), tag=repr(name))
             if name in RESULT_TAGS:
                 self.finish_header(line)
                 self.end_body(line)
@@ -239,10 +278,10 @@ class _Parser:
             elif self.state == "header":
                 self.header_tag(name, value, line)
             else:
-                raise RecordError(line, f"[{name}] belongs in the header, before the actions")
+                raise RecordError(line, N_("[{tag}] belongs in the header, before the actions"), tag=name)
             return
         if self.state == "result":
-            raise RecordError(line, "actions must come before the result section")
+            raise RecordError(line, N_("actions must come before the result section"))
         m = _MARK.fullmatch(text)
         if m is not None:
             self.finish_header(line)
@@ -255,13 +294,15 @@ class _Parser:
             self.state = "body"
             self.action(m.group(1), m.group(2), line)
             return
-        raise RecordError(line, f'expected a tag [Name "value"], a hand line "{hand_mark(0)}" or "SEAT: ACTION"')
+        raise RecordError(
+            line, N_('expected a tag [Name "value"], a hand line "{mark}" or "SEAT: ACTION"'), mark=hand_mark(0)
+        )
 
     def finish(self, last: int) -> Record:
         self.finish_header(last)
         self.end_body(last)
         if self.state != "done":
-            raise RecordError(last, 'missing [Result "…"] tag at the end ("*" while the game is not over)')
+            raise RecordError(last, N_('missing [Result "…"] tag at the end ("*" while the game is not over)'))
         self.lines.end = last
         return Record(
             game=self.game,
@@ -299,5 +340,5 @@ def load_record(path: str | PathLike[str]) -> Record:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise RecordError(data.count(b"\n", 0, e.start) + 1, "the file is not UTF-8 text") from None
+        raise RecordError(data.count(b"\n", 0, e.start) + 1, N_("the file is not UTF-8 text")) from None
     return parse_record(text)

@@ -9,14 +9,15 @@ record not read from a text, line 0 and the action's number in the message) — 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.protocol import Action, Game, Settlement, View
+from bot.i18n import N_, SOURCE, _, _p, current
 
 from . import _games
-from .format import booked_text, result_text
+from .format import booked_text, hand_mark, result_text
 from .model import Booked, Record, RecordError
 from .notation import format_action
 
@@ -64,10 +65,11 @@ def _booked(s: Settlement) -> Booked:
     return Booked(s.index, {k: tuple(v) for k, v in s.amounts.items()})
 
 
-def _where(record: Record, i: int) -> tuple[int, str]:
+def _where(record: Record, i: int) -> tuple[int, str | Callable[[], str]]:
     """The line of action ``i`` and, for a record not read from a text, a prefix naming the action."""
     line = record.line_of_action(i)
-    return line, "" if line else f"action {i + 1}: "
+    # i18n: a prefix put before a record error's reason ("action 3: seat 2 (Ann) cannot …"); keep the final space
+    return line, "" if line else lambda: _("action {n}: ", n=i + 1)
 
 
 def _option_line(record: Record, err: _games.InvalidOptions) -> int:
@@ -84,13 +86,13 @@ def _new_game(record: Record) -> Game:
     try:
         cls = _games.engine_class(record.game)
     except KeyError:
-        raise RecordError(record.line_of_tag("Game"), f"unknown game {record.game!r}") from None
+        raise RecordError(record.line_of_tag("Game"), N_("unknown game {game}"), game=repr(record.game)) from None
     try:
         return cls(record.num_seats, dict(record.options), record.seed)  # type: ignore[call-arg]
     except _games.InvalidOptions as e:
-        raise RecordError(_option_line(record, e), f"invalid options: {e}") from None
+        raise RecordError(_option_line(record, e), N_("invalid options: {reason}"), reason=_engine(e, record)) from None
     except Exception as e:  # a hand-written option of the wrong type may trip an engine anywhere
-        raise RecordError(record.line_of_tag("Game"), f"invalid options ({type(e).__name__}: {e})") from None
+        raise RecordError(record.line_of_tag("Game"), N_("invalid options ({detail})"), detail=_detail(e)) from None
 
 
 def _all_views(game: Game) -> tuple[View, ...]:
@@ -117,16 +119,30 @@ def replay(record: Record, *, views: bool = False, check: bool = True) -> Replay
             if record.hand is not None and hand > record.hand:
                 raise RecordError(
                     line,
-                    f"{where}the record is about hand {record.hand + 1} ([Hand] tag) but this action belongs to "
-                    f"hand {hand + 1}",
+                    N_("{where}the record is about hand {about} ([Hand] tag) but this action belongs to hand {hand}"),
+                    where=where,
+                    about=record.hand + 1,
+                    hand=hand + 1,
                 )
         try:
             game.apply(seat, action)
         except _games.IllegalAction as e:
-            raise RecordError(line, f"{where}{_who(record, seat)} cannot {_quote(record, action)}: {e}") from None
+            raise RecordError(
+                line,
+                N_("{where}{who} cannot {action}: {reason}"),
+                where=where,
+                who=_who(record, seat),
+                action=_quote(record, action),
+                reason=_engine(e, record),
+            ) from None
         except Exception as e:  # a tampered action the engine does not expect (wrong JSON types, ...)
             raise RecordError(
-                line, f"{where}{_who(record, seat)} cannot {_quote(record, action)} ({type(e).__name__}: {e})"
+                line,
+                N_("{where}{who} cannot {action} ({detail})"),
+                where=where,
+                who=_who(record, seat),
+                action=_quote(record, action),
+                detail=_detail(e),
             ) from None
         all_settled = game.settlements()
         new = tuple(all_settled[booked:])
@@ -141,9 +157,21 @@ def replay(record: Record, *, views: bool = False, check: bool = True) -> Replay
     return out
 
 
-def _who(record: Record, seat: int) -> str:
+def _who(record: Record, seat: int) -> Callable[[], str]:
     name = record.players[seat] if 0 <= seat < len(record.players) else "?"
-    return f"seat {seat + 1} ({name})"
+    # the player's name is the record's own; "seat" is worded in the reader's language when the text is made
+    return lambda: _("seat {seat} ({name})", seat=seat + 1, name=name)
+
+
+def _engine(err: _games.IllegalAction | _games.InvalidOptions, record: Record) -> Callable[[], str]:
+    """An engine's refusal inside a record error: worded by the game's own texts in the reader's locale."""
+    # (English keeps str(err), what the engine's log and the format's documentation say)
+    return lambda: str(err) if current() == SOURCE else _games.error_text(err, record.game)
+
+
+def _detail(err: Exception) -> str:
+    # an unexpected exception from an engine fed a tampered action: its own (English) text is the only detail
+    return f"{type(err).__name__}: {err}"
 
 
 def _quote(record: Record, action: Action) -> str:
@@ -157,11 +185,21 @@ def _check_mark(record: Record, i: int, hand: int, starts: bool, line: int, wher
     mark = record.hand_starts.get(i)
     mark_line = record.lines.hand_marks.get(i, line) if record.lines is not None else line
     if starts and mark is None:
-        raise RecordError(line, f"{where}hand {hand + 1} starts here: expected `== hand {hand + 1} ==` before it")
+        raise RecordError(
+            line,
+            N_("{where}hand {hand} starts here: expected `{mark}` before it"),
+            where=where,
+            hand=hand + 1,
+            mark=hand_mark(hand),
+        )
     if mark is not None and not starts:
-        raise RecordError(mark_line, f"{where}no new hand starts here (hand {hand + 1} goes on)")
+        raise RecordError(
+            mark_line, N_("{where}no new hand starts here (hand {hand} goes on)"), where=where, hand=hand + 1
+        )
     if mark is not None and mark != hand:
-        raise RecordError(mark_line, f"{where}this is hand {hand + 1}, not hand {mark + 1}")
+        raise RecordError(
+            mark_line, N_("{where}this is hand {hand}, not hand {mark}"), where=where, hand=hand + 1, mark=mark + 1
+        )
 
 
 def _check_span(out: Replayed) -> None:
@@ -170,9 +208,14 @@ def _check_span(out: Replayed) -> None:
         return
     hands = out.hands
     if record.hand not in hands:
-        last = f"end in hand {hands[-1] + 1}" if hands else "are empty"
+        at = record.line_of_tag("Hand")
+        if not hands:
+            raise RecordError(at, N_("the record is about hand {hand} but its actions are empty"), hand=record.hand + 1)
         raise RecordError(
-            record.line_of_tag("Hand"), f"the record is about hand {record.hand + 1} but its actions {last}"
+            at,
+            N_("the record is about hand {hand} but its actions end in hand {last}"),
+            hand=record.hand + 1,
+            last=hands[-1] + 1,
         )
 
 
@@ -188,24 +231,40 @@ def _check_outcome(out: Replayed) -> None:
     for j, d in enumerate(declared):
         line = lines[j] if j < len(lines) else 0
         if j >= len(actual):
-            have = f"only {len(actual)} settlement(s)" if actual else "no settlement"
-            raise RecordError(line, f"declared settlement {booked_text(d)} but the replay books {have}")
+            if not actual:
+                raise RecordError(
+                    line,
+                    N_("declared settlement {declared} but the replay books no settlement"),
+                    declared=booked_text(d),
+                )
+            raise RecordError(
+                line,
+                N_("declared settlement {declared} but the replay books only {n} settlement(s)"),
+                declared=booked_text(d),
+                n=len(actual),
+            )
         if not d.same_as(actual[j]):
             raise RecordError(
-                line, f"declared settlement {booked_text(d)} but the replay gives {booked_text(actual[j])}"
+                line,
+                N_("declared settlement {declared} but the replay gives {actual}"),
+                declared=booked_text(d),
+                actual=booked_text(actual[j]),
             )
     if len(actual) > len(declared):
         missing = actual[len(declared)]
         raise RecordError(
             _result_line(record),
-            f"the replay books settlement {booked_text(missing)}, which the record does not declare",
+            N_("the replay books settlement {actual}, which the record does not declare"),
+            actual=booked_text(missing),
         )
     res = out.game.result()
     got = (res.currency, tuple(res.totals)) if res is not None else None
     if got != record.result:
         raise RecordError(
             _result_line(record),
-            f"declared result {result_text(record.result)!r} but the replay gives {result_text(got)!r}",
+            N_("declared result {declared} but the replay gives {actual}"),
+            declared=repr(result_text(record.result)),
+            actual=repr(result_text(got)),
         )
 
 
@@ -238,7 +297,9 @@ def record_from_log(
     steps = done.steps
     if hand is not None:
         if hand not in done.hands:
-            raise RecordError(0, f"the log has no hand {hand + 1} (its hands: {_hand_list(done.hands)})")
+            raise RecordError(
+                0, N_("the log has no hand {hand} (its hands: {hands})"), hand=hand + 1, hands=_hand_list(done.hands)
+            )
         steps = [s for s in steps if s.hand <= hand]
     rec.actions = rec.actions[: len(steps)]
     rec.hand = hand
@@ -249,8 +310,9 @@ def record_from_log(
     return rec
 
 
-def _hand_list(hands: list[int]) -> str:
-    return ", ".join(str(h + 1) for h in hands) or "none"
+def _hand_list(hands: list[int]) -> Callable[[], str]:
+    listed = ", ".join(str(h + 1) for h in hands)
+    return lambda: listed or _p("hands", "none")
 
 
 def cut(record: Record, hand: int) -> Record:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.engine.cards import ITALIAN_40
-from bot.engine.notation import CardSyntax, NotationError, arity, cards_text, one_of
+from bot.engine.notation import N_, CardSyntax, NotationError, arity, cards_text, one_of, unknown_verb
 from bot.engine.protocol import Action
 
 CARDS = CardSyntax(ITALIAN_40, "AD, 3C, NS, KB")
@@ -17,7 +17,7 @@ def parse(verb: str, args: list[str]) -> Action:
         return {"type": "pass"}
     if verb == "bid":
         arity(args, 1, "bid CONTRACT")
-        return {"type": "bid", "contract": one_of(args[0], CONTRACTS, "the contract")}
+        return {"type": "bid", "contract": one_of(args[0], CONTRACTS, N_("the contract"))}
     if verb == "call":
         arity(args, 1, "call CARD")
         return {"type": "call", "card": CARDS.card(args[0])}
@@ -33,12 +33,12 @@ def parse(verb: str, args: list[str]) -> Action:
         return out
     if verb == "play":
         if not 1 <= len(args) <= 2:
-            raise NotationError("expected `play CARD` or `play CARD SIGNAL`")
+            raise NotationError(N_("expected `play CARD` or `play CARD SIGNAL`"))
         out = {"type": "play", "card": CARDS.card(args[0])}
         if len(args) == 2:
-            out["signal"] = one_of(args[1], SIGNALS, "the signal")
+            out["signal"] = one_of(args[1], SIGNALS, N_("the signal"))
         return out
-    raise NotationError(f"unknown Mediatore action {verb!r} (pass, bid, call, discard, play)")
+    raise unknown_verb("Mediatore", verb, "pass, bid, call, discard, play")
 
 
 def format_action(a: Action) -> str | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.engine.cards import FRENCH_52_JOKER
-from bot.engine.notation import CardSyntax, NotationError, arity, cards_text, int_arg, one_of
+from bot.engine.notation import N_, CardSyntax, NotationError, arity, cards_text, int_arg, one_of, unknown_verb
 from bot.engine.protocol import Action
 
 CARDS = CardSyntax(FRENCH_52_JOKER, "QS, TD, 3C, JK")
@@ -14,7 +14,11 @@ SUITS = ("S", "D", "H", "C")
 def parse(verb: str, args: list[str]) -> Action:
     if verb == "bid" or verb == "contract":
         arity(args, 2, f"{verb} N TRUMP")
-        return {"type": verb, "n": int_arg(args[0], "the number"), "trump": one_of(args[1], TRUMPS, "the trump")}
+        return {
+            "type": verb,
+            "n": int_arg(args[0], N_("the number")),
+            "trump": one_of(args[1], TRUMPS, N_("the trump")),
+        }
     if verb in ("pass", "misdeal"):
         arity(args, 0, verb)
         return {"type": verb}
@@ -29,15 +33,15 @@ def parse(verb: str, args: list[str]) -> Action:
         return {"type": "call", "kind": "card", "card": CARDS.card(args[0])}
     if verb == "play":
         if not 1 <= len(args) <= 2:
-            raise NotationError("expected `play CARD`, `play JK SUIT` or `play CARD call`")
+            raise NotationError(N_("expected `play CARD`, `play JK SUIT` or `play CARD call`"))
         out: Action = {"type": "play", "card": CARDS.card(args[0])}
         if len(args) == 2:
             if args[1] == "call":
                 out["joker_call"] = True
             else:
-                out["suit"] = one_of(args[1], SUITS, "the suit the Joker calls")
+                out["suit"] = one_of(args[1], SUITS, N_("the suit the Joker calls"))
         return out
-    raise NotationError(f"unknown Mighty action {verb!r} (bid, pass, misdeal, discard, contract, call, play)")
+    raise unknown_verb("Mighty", verb, "bid, pass, misdeal, discard, contract, call, play")
 
 
 def format_action(a: Action) -> str | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.engine.cards import MINCHIATE_97
-from bot.engine.notation import CardSyntax, NotationError, arity, cards_text, int_arg
+from bot.engine.notation import N_, CardSyntax, NotationError, arity, cards_text, int_arg, unknown_verb
 from bot.engine.protocol import Action
 
 CARDS = CardSyntax(MINCHIATE_97, "CuK, Sw10, Ba1, T17, MATTO")
@@ -21,12 +21,12 @@ def parse(verb: str, args: list[str]) -> Action:
         if args == ["all"]:
             return {"type": "declare", "combos": "all"}
         if not args:
-            raise NotationError("expected `declare none`, `declare all` or `declare N [N ...]`")
-        return {"type": "declare", "combos": [int_arg(x, "a combination number") for x in args]}
+            raise NotationError(N_("expected `declare none`, `declare all` or `declare N [N ...]`"))
+        return {"type": "declare", "combos": [int_arg(x, N_("a combination number")) for x in args]}
     if verb == "cut":
         arity(args, 1, "cut N")
-        return {"type": "cut", "k": int_arg(args[0], "the cut")}
-    raise NotationError(f"unknown Minchiate action {verb!r} (play, discard, declare, cut)")
+        return {"type": "cut", "k": int_arg(args[0], N_("the cut"))}
+    raise unknown_verb("Minchiate", verb, "play, discard, declare, cut")
 
 
 def format_action(a: Action) -> str | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.engine.cards import WIZARD_60
-from bot.engine.notation import CardSyntax, NotationError, arity, int_arg, one_of
+from bot.engine.notation import N_, CardSyntax, arity, int_arg, one_of, unknown_verb
 from bot.engine.protocol import Action
 
 CARDS = CardSyntax(WIZARD_60, "QS, 10H, WIZ1, JES2")
@@ -13,17 +13,17 @@ SUITS = ("S", "H", "D", "C")
 def parse(verb: str, args: list[str]) -> Action:
     if verb == "bid":
         arity(args, 1, "bid N")
-        return {"type": "bid", "n": int_arg(args[0], "a bid")}
+        return {"type": "bid", "n": int_arg(args[0], N_("a bid"))}
     if verb == "play":
         arity(args, 1, "play CARD")
         return {"type": "play", "card": CARDS.card(args[0])}
     if verb == "trump":
         arity(args, 1, "trump SUIT")
-        return {"type": "trump", "suit": one_of(args[0], SUITS, "the trump suit")}
+        return {"type": "trump", "suit": one_of(args[0], SUITS, N_("the trump suit"))}
     if verb == "undo":
         arity(args, 0, "undo")
         return {"type": "undo"}
-    raise NotationError(f"unknown Wizard action {verb!r} (bid, play, trump, undo)")
+    raise unknown_verb("Wizard", verb, "bid, play, trump, undo")
 
 
 def format_action(a: Action) -> str | None:
