@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import registry
-from bot.i18n import N_, _, _n, _p, using
+from bot.i18n import N_, SUPPORTED, _, _n, _p, using
 from bot.ledger.texts import amount_text
 from bot.render.errors import error_text
 from bot.services import services_of
@@ -165,10 +165,20 @@ class TournamentCog(commands.Cog, name="Tournament"):
     # ============================================================== Discord side effects
     async def _open_thread(self, t: Tournament, rt: RoundTable, names: list[str]) -> int:
         channel: Any = self.bot.get_channel(t.channel_id) or await self.bot.fetch_channel(t.channel_id)
-        name = f"T{t.id} · round {rt.round} · table {rt.table_no}"
+
+        def thread_name() -> str:  # ids as text: a thread's name is no place for "T1,234"
+            return _("T{id} · round {round} · table {table}", id=str(t.id), round=str(rt.round), table=str(rt.table_no))
+
+        with using(await channel_locale(self.bot, t.guild_id)):
+            name = thread_name()
         # A restart between creating the thread and saving its id would otherwise open a second, empty one: the
-        # name is unique to this tournament table, and active threads are in the cache from GUILD_CREATE.
-        existing = next((th for th in getattr(channel, "threads", ()) if th.name == name), None)
+        # name is unique to this tournament table (in whichever language the server had then), and active threads
+        # are in the cache from GUILD_CREATE.
+        names = set()
+        for locale in SUPPORTED:
+            with using(locale):
+                names.add(thread_name())
+        existing = next((th for th in getattr(channel, "threads", ()) if th.name in names), None)
         if existing is not None:
             return int(existing.id)
         thread = await channel.create_thread(
