@@ -165,20 +165,13 @@ class TournamentCog(commands.Cog, name="Tournament"):
     # ============================================================== Discord side effects
     async def _open_thread(self, t: Tournament, rt: RoundTable, names: list[str]) -> int:
         channel: Any = self.bot.get_channel(t.channel_id) or await self.bot.fetch_channel(t.channel_id)
-
-        def thread_name() -> str:  # ids as text: a thread's name is no place for "T1,234"
-            return _("T{id} · round {round} · table {table}", id=str(t.id), round=str(rt.round), table=str(rt.table_no))
-
         with using(await channel_locale(self.bot, t.guild_id)):
-            name = thread_name()
+            name = thread_name(t.id, rt.round, rt.table_no)
         # A restart between creating the thread and saving its id would otherwise open a second, empty one: the
         # name is unique to this tournament table (in whichever language the server had then), and active threads
         # are in the cache from GUILD_CREATE.
-        names = set()
-        for locale in SUPPORTED:
-            with using(locale):
-                names.add(thread_name())
-        existing = next((th for th in getattr(channel, "threads", ()) if th.name in names), None)
+        known = thread_names(t.id, rt.round, rt.table_no)
+        existing = next((th for th in getattr(channel, "threads", ()) if th.name in known), None)
         if existing is not None:
             return int(existing.id)
         thread = await channel.create_thread(
@@ -505,3 +498,17 @@ class TournamentCog(commands.Cog, name="Tournament"):
 async def setup(bot: commands.Bot) -> None:
     s = services_of(bot)
     await bot.add_cog(TournamentCog(bot, s.tournaments, s.guild_settings, edit_interval=s.edit_interval))
+
+
+def thread_name(tournament_id: int, round_no: int, table_no: int) -> str:
+    """A tournament table's thread name in the current locale (ids as text: no "T1,234" in a name)."""
+    return _("T{id} · round {round} · table {table}", id=str(tournament_id), round=str(round_no), table=str(table_no))
+
+
+def thread_names(tournament_id: int, round_no: int, table_no: int) -> set[str]:
+    """The thread's name in every language: the one it was opened under, whatever the server's language now."""
+    names = set()
+    for locale in SUPPORTED:
+        with using(locale):
+            names.add(thread_name(tournament_id, round_no, table_no))
+    return names
