@@ -55,6 +55,18 @@ class Preferences:
         self._guilds: dict[int, Languages] = {}
         self._read_at: dict[int, float] = {}  # user id -> when its row was last read
 
+    async def _upsert(self, table: str, key: str, key_value: int, **columns: object) -> None:
+        """Write ``columns`` of one settings row, creating it if needed (names are this module's constants)."""
+        names = ", ".join(columns)
+        marks = ", ".join("?" for _ in range(len(columns) + 1))
+        updates = ", ".join(f"{c} = excluded.{c}" for c in columns)
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                f"INSERT INTO {table} ({key}, {names}) VALUES ({marks}) ON CONFLICT ({key}) DO UPDATE SET"
+                f" {updates}, updated_at = {_NOW}",
+                (key_value, *columns.values()),
+            )
+
     def _fresh(self, user_id: int) -> bool:
         """Whether the user's cached row may be used; a stale one is forgotten (read again on next use)."""
         read_at = self._read_at.get(user_id)
@@ -76,12 +88,7 @@ class Preferences:
 
     async def set_images(self, user_id: int, on: bool | None) -> None:
         """Set (or with ``None`` forget) the user's choice."""
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO user_settings (user_id, images) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET"
-                f" images = excluded.images, updated_at = {_NOW}",
-                (user_id, None if on is None else int(on)),
-            )
+        await self._upsert("user_settings", "user_id", user_id, images=None if on is None else int(on))
         self._images[user_id] = on
 
     # -- a user's language ------------------------------------------------------------------------------------
@@ -101,12 +108,7 @@ class Preferences:
     async def set_user_locale(self, user_id: int, locale: str | None) -> None:
         """The user's explicit language, or ``None``: follow their Discord client."""
         langs = await self.user_languages(user_id)
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO user_settings (user_id, locale) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET"
-                f" locale = excluded.locale, updated_at = {_NOW}",
-                (user_id, _checked(locale)),
-            )
+        await self._upsert("user_settings", "user_id", user_id, locale=_checked(locale))
         langs.chosen = locale
 
     async def saw_user_locale(self, user_id: int, locale: str) -> None:
@@ -114,12 +116,7 @@ class Preferences:
         langs = await self.user_languages(user_id)
         if langs.seen == locale:
             return
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO user_settings (user_id, client_locale) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET"
-                f" client_locale = excluded.client_locale, updated_at = {_NOW}",
-                (user_id, _checked(locale)),
-            )
+        await self._upsert("user_settings", "user_id", user_id, client_locale=_checked(locale))
         langs.seen = locale
 
     # -- a server's language ----------------------------------------------------------------------------------
@@ -134,12 +131,7 @@ class Preferences:
     async def set_guild_locale(self, guild_id: int, actor_id: int, locale: str | None) -> None:
         """The managers' language for the server's channels, or ``None``: follow the server's Discord language."""
         langs = await self.guild_languages(guild_id)
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO guild_settings (guild_id, locale, updated_by) VALUES (?, ?, ?) ON CONFLICT (guild_id)"
-                f" DO UPDATE SET locale = excluded.locale, updated_by = excluded.updated_by, updated_at = {_NOW}",
-                (guild_id, _checked(locale), actor_id),
-            )
+        await self._upsert("guild_settings", "guild_id", guild_id, locale=_checked(locale), updated_by=actor_id)
         langs.chosen = locale
 
     async def saw_guild_locale(self, guild_id: int, locale: str) -> None:
@@ -147,10 +139,5 @@ class Preferences:
         langs = await self.guild_languages(guild_id)
         if langs.seen == locale:
             return
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO guild_settings (guild_id, preferred_locale) VALUES (?, ?) ON CONFLICT (guild_id)"
-                f" DO UPDATE SET preferred_locale = excluded.preferred_locale, updated_at = {_NOW}",
-                (guild_id, _checked(locale)),
-            )
+        await self._upsert("guild_settings", "guild_id", guild_id, preferred_locale=_checked(locale))
         langs.seen = locale
