@@ -51,6 +51,9 @@ def _parser() -> argparse.ArgumentParser:
         help="a table option, e.g. rounds=1-2 (Wizard) or hands=1 (Mighty); repeatable",
     )
     g.add_argument("--name", default=None, help="your name in the narration and the record (default: your login name)")
+    g.add_argument(
+        "--hints", action="store_true", help="show what the strong computer would do before each of your decisions"
+    )
     g.add_argument("--record", metavar="PATH", help="where to save the record (default: ./tavolo-GAME-SEED.txt)")
     return p
 
@@ -140,12 +143,21 @@ def play_command(args: argparse.Namespace) -> int:
     seat = args.seat - 1
     names = [(args.name or default_name()) if s == seat else f"Bot {s + 1}" for s in range(n)]
     try:
-        tg = TerminalGame(game_id, num_seats=n, seat=seat, level=args.level, seed=seed, options=options, names=names)
+        tg = TerminalGame(
+            game_id,
+            num_seats=n,
+            seat=seat,
+            level=args.level,
+            seed=seed,
+            options=options,
+            names=names,
+            hints=args.hints,
+        )
     except _games.InvalidOptions as e:
         _err(f"tavolo: {_games.error_text(e, game_id)}")
         return 2
     print(f"{_games.title(game_id)}: you are {names[seat]} (seat {seat + 1}) against {args.level} computers.")
-    print(f"Seed {seed} (the same seed and answers replay this game). Ctrl-D or Ctrl-C leaves.")
+    print(f"Seed {seed} (the same seed and answers replay this game). Ctrl-D or Ctrl-C leaves; ? asks for a hint.")
     code = 0
     try:
         tg.run()
