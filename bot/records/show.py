@@ -182,3 +182,39 @@ def replay_text(replayed: Replayed, hand: int | None = None) -> Iterator[str]:
         before = step.public
     yield from narrator.unfinished()
     yield from result_lines(rec.game, replayed, names)
+
+
+def action_label(game_id: str, action: Action, panel: _games.Panel | None = None) -> str:
+    """An action as its own seat would name it: a card with what goes with it, the panel's label of a choice, or
+    the cards of a combination (a discard, a monte exchange); else the record notation."""
+    if action.get("type") == "play" and "card" in action:
+        return play_text(game_id, action)
+    for ctl in panel.controls if panel is not None else ():
+        for ch in ctl.choices:
+            if ch.action == action:
+                return plain(ch.label)
+    cards = [v for v in action.values() if isinstance(v, list)]
+    if cards and all(isinstance(c, str) for c in cards[0]):
+        return ", ".join(_card(game_id, c) for c in cards[0])
+    return format_action(game_id, action)
+
+
+def hint_text(game_id: str, hint: Any, panel: _games.Panel | None = None) -> str:
+    """A :class:`bot.ai.hints.Hint` in one line: what the strong player would do, and how it fared."""
+    what = action_label(game_id, hint.action, panel)
+    if hint.forced:
+        return _("💡 {action} (your only choice).", action=what)
+    line = _n(
+        "💡 {action}: it went well in {good} of {n} simulated deal.",
+        "💡 {action}: it went well in {good} of {n} simulated deals.",
+        hint.samples,
+        action=what,
+        good=hint.good,
+    )
+    if hint.alternative is not None:
+        line += " " + _(
+            "(The normal player's choice, {alternative}: {good}.)",
+            alternative=action_label(game_id, hint.alternative, panel),
+            good=hint.alternative_good,
+        )
+    return line

@@ -965,6 +965,7 @@ class MediatoreGame(Game):
             capacities["monte"] = len(self._monte)
         if not hidden:
             return g
+        hidden.sort()  # the sample depends on which cards are hidden, never on where they really are
         # Cards publicly known to be among the bidder's cards, the new monte or (one of them) the giver's.
         restricted: set[str] = set()
         places_r: set[Any] = set()
