@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from bot.games import registry
 from bot.i18n import N_, _, _n, _p, num, signed, using
+from bot.i18n import names as ui
 from bot.ledger import HistoryRow, Ledger, LedgerRefusal
 from bot.ledger.texts import amount_text, currency_name
 from bot.ratings import Profile, Ratings
@@ -344,8 +345,8 @@ class LedgerCog(commands.Cog, name="Ledger"):
             view = discord.ui.View(timeout=None)
             view.add_item(SeasonCloseButton.make(interaction.guild_id))
             text = _(
-                "Close season {n}? Balances start again at zero in season {next}; all history stays "
-                "(see `/ledger balance season:all`).",
+                "Close season {n}? Balances start again at zero in season {next}; all history stays (see `{balance}`).",
+                balance=ui.command("ledger balance", season=ui.choice("all seasons")),
                 n=number,
                 next=number + 1,
             )

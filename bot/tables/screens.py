@@ -16,8 +16,10 @@ from bot.engine.errors import IllegalAction
 from bot.engine.protocol import Action, GameResult
 from bot.games import registry
 from bot.games.spec import pictures_of
-from bot.i18n import N_, _, _p, signed
+from bot.i18n import N_, _, _p
+from bot.i18n import names as ui
 from bot.images.scene import HandScene, RevealScene, TableScene
+from bot.ledger.texts import amount_text
 from bot.render.base import Panel, Section, fit
 
 from .model import Table
@@ -174,9 +176,9 @@ def seat_screen(t: Table, seat: int, forced: Action | None) -> SeatScreen:
     if not live:
         panel.controls = []
     if away:
-        panel.description = _("🤖 The computer is playing for you. Click **I'm back** to play again.") + (
-            "\n" + panel.description
-        )
+        panel.description = _(
+            "🤖 The computer is playing for you. Click **{back}** to play again.", back=ui.label(ui.BACK)
+        ) + ("\n" + panel.description)
         panel.controls = []
     legal = game.legal_actions(seat) if panel.controls else []
     if forced is not None:
@@ -234,20 +236,9 @@ def final_text(t: Table) -> str:
     lines = []
     for i in order:
         medal = medals.get(res.ranks[i], f"{res.ranks[i]}.")
-        amount = _amount(res.totals[i], res.currency)
+        amount = amount_text(res.totals[i], res.currency)
         lines.append(f"{medal} {t.seats[i].name}: {amount}")
     return "🏁 " + _("**{game} — game over**", game=_title(t)) + "\n" + "\n".join(lines)
-
-
-def _amount(total: int, currency: str) -> str:
-    """A final total with its unit: stakes and resti signed, points as they stand."""
-    if currency == "stake":
-        return _("{amount} stake", amount=signed(total))
-    if currency == "resto":
-        return _("{amount} resto", amount=signed(total))
-    if currency == "point":
-        return _("{n} points", n=total)
-    return f"{signed(total)} {currency}"
 
 
 def settlement_text(t: Table, settlement: Any) -> str:

@@ -27,7 +27,7 @@ from bot.engine.protocol import Action, Game, Settlement, replay
 from bot.engine.rng import make_rng
 from bot.errors import Refusal
 from bot.games import registry
-from bot.i18n import N_, _, _n, _p
+from bot.i18n import N_, N_n, _n, _p, tr
 from bot.ledger import Ledger, SeatRef, settlement_key
 from bot.render.errors import error_text
 
@@ -61,7 +61,7 @@ class Notice:
 
     def text(self) -> str:
         """The notice in the current locale (lazy parameters evaluated in it too)."""
-        return _(self.msgid, **{k: v() if callable(v) else v for k, v in self.params.items()})
+        return tr(self.msgid, **{k: v() if callable(v) else v for k, v in self.params.items()})
 
     def __str__(self) -> str:
         return str(Refusal(self.msgid, **self.params))  # English, like a refusal's
@@ -227,7 +227,12 @@ class TableService:
             timeout = self.default_timeout if turn_timeout is None else turn_timeout
             if not MIN_TIMEOUT <= timeout <= MAX_TIMEOUT:
                 raise TableError(
-                    N_("The turn timer must be between {lo} and {hi} seconds."), lo=MIN_TIMEOUT, hi=MAX_TIMEOUT
+                    N_n(
+                        "The turn timer must be between {lo} and {n} second.",
+                        "The turn timer must be between {lo} and {n} seconds.",
+                    ),
+                    lo=MIN_TIMEOUT,
+                    n=MAX_TIMEOUT,
                 )
             seats = [Seat(host_id, host_name)] if seat_host else []
             seats += extra_seats
@@ -396,10 +401,13 @@ class TableService:
                         seated=seated,
                     )
                 raise TableError(
-                    N_("{game} needs {lo} to {hi} players; {seated}. Add computers or wait."),
+                    N_n(
+                        "{game} needs {lo} to {n} player; {seated}. Add computers or wait.",
+                        "{game} needs {lo} to {n} players; {seated}. Add computers or wait.",
+                    ),
                     game=game_title(t.game_id),
                     lo=cls.min_seats,
-                    hi=cls.max_seats,
+                    n=cls.max_seats,
                     seated=seated,
                 )
             try:
@@ -468,7 +476,12 @@ class TableService:
     async def set_timeout(self, table_id: int, seconds: int) -> Table:
         if not MIN_TIMEOUT <= seconds <= MAX_TIMEOUT:
             raise TableError(
-                N_("The turn timer must be between {lo} and {hi} seconds."), lo=MIN_TIMEOUT, hi=MAX_TIMEOUT
+                N_n(
+                    "The turn timer must be between {lo} and {n} second.",
+                    "The turn timer must be between {lo} and {n} seconds.",
+                ),
+                lo=MIN_TIMEOUT,
+                n=MAX_TIMEOUT,
             )
         async with self.lock(table_id):
             t = self.get(table_id)

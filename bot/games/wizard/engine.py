@@ -148,7 +148,7 @@ class WizardGame(CardIdMoves):
             "bid_mode",
             "open",
             BID_MODES,
-            help="open: bids public at once (default); simultaneous: revealed together; secret: until round end",
+            help="When bids are shown: each at once (default), all together, or at the end of the round",
         ),
         OptionSpec("first_round_blind", False, (False, True), help="Round 1: see everyone's card but your own"),
         OptionSpec(
