@@ -59,7 +59,7 @@ def expect_illegal(g: MediatoreGame, seat: int, action: dict) -> None:
 # -- options -----------------------------------------------------------------------------------------------
 def test_options_defaults_and_validation() -> None:
     g = MediatoreGame(4, None, 1)
-    assert g.options == {"stake": 1, "signals": True, "hands": 0, "show_history": False}
+    assert g.options == {"stake": 1, "signals": True, "hands": 0, "show_history": False, "hints": False}
     with pytest.raises(InvalidOptions):
         MediatoreGame(4, {"stake": 0}, 1)
     with pytest.raises(InvalidOptions):

@@ -150,6 +150,7 @@ def test_options_validation() -> None:
         "show_captured": True,
         "stake": 1,
         "hands": 0,
+        "hints": False,
     }
     with pytest.raises(InvalidOptions):
         MightyGame(4, None, 1)

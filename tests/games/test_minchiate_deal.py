@@ -52,7 +52,7 @@ def test_options_validation() -> None:
     with pytest.raises(InvalidOptions):
         MinchiateGame(3, None, 1)
     g = MinchiateGame(4, None, 1)
-    assert g.options == {"deals_per_game": 1, "manual_cut": False, "stake_per_resto": 0}
+    assert g.options == {"deals_per_game": 1, "manual_cut": False, "stake_per_resto": 0, "hints": False}
     assert g.phase in ("discard", "declare")  # the automatic cut happened inside the constructor
 
 

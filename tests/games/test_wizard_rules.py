@@ -86,6 +86,7 @@ def test_default_options() -> None:
         "wizard_turned": "dealer_chooses",
         "stake_per_point": 0,
         "first_dealer": None,
+        "hints": False,
     }
     json.dumps(g.options)
 
