@@ -595,17 +595,18 @@ class Ledger:
         if payer_id == payee_id:
             raise ValueError("a payment needs two different players")
         now = _now_text(self._clock())
+        side = "(NULL, ?, ?, ?, 0, ?, ?, ?, 'payment', ?, ?, ?, ?)"
+        params = [
+            (guild_id, season_id, uid, name, currency, amt, actor_id, reason, now, payment_id)
+            for uid, name, amt in ((payer_id, payer_name, amount), (payee_id, payee_name, -amount))
+        ]
         rows = list(
             await conn.execute_fetchall(
                 "INSERT INTO entries (settlement_id, guild_id, season_id, user_id, is_bot, player_name, currency,"
-                " amount, kind, actor_id, reason, created_at, payment_id) VALUES"
-                " (NULL, ?, ?, ?, 0, ?, ?, ?, 'payment', ?, ?, ?, ?), (NULL, ?, ?, ?, 0, ?, ?, ?, 'payment', ?, ?, ?, ?)"
+                f" amount, kind, actor_id, reason, created_at, payment_id) VALUES {side}, {side}"
                 " ON CONFLICT DO NOTHING RETURNING id",
-                (
-                    guild_id, season_id, payer_id, payer_name, currency, amount, actor_id, reason, now, payment_id,
-                    guild_id, season_id, payee_id, payee_name, currency, -amount, actor_id, reason, now, payment_id,
-                ),
-            )  # fmt: skip
+                (*params[0], *params[1]),
+            )
         )
         if not rows:
             return False
