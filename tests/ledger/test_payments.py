@@ -15,7 +15,7 @@ import pytest
 
 from bot.db import Database, IntegrityError
 from bot.ledger import Ledger, SeatRef
-from bot.ledger.payments import MAX_AMOUNT, Payments, PaymentRefusal
+from bot.ledger.payments import MAX_AMOUNT, PaymentRefusal, Payments
 from bot.ledger.settlement import settle
 
 G = 1001

@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bot.db import Database
 from bot.ledger import Ledger
-from bot.ledger.payments import Payments, PaymentRefusal
+from bot.ledger.payments import PaymentRefusal, Payments
 
 
 async def main(url: str, guild: int, confirmer: int, ids: list[int]) -> None:

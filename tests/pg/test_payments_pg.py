@@ -19,8 +19,9 @@ async def test_two_processes_confirm_the_same_payments(pg_url: str) -> None:
     db = await Database.open(pg_url)
     try:
         ledger = Ledger(db)
-        await ledger.settle(key="h", guild_id=G, game="wizard", table_id=1, hand_index=0,
-                            seats=[SeatRef(MARCO, "Marco"), SeatRef(ANNA, "Anna")], amounts={"stake": [-100, 100]})  # fmt: skip
+        seats = [SeatRef(MARCO, "Marco"), SeatRef(ANNA, "Anna")]
+        await ledger.settle(key="h", guild_id=G, game="wizard", table_id=1, hand_index=0, seats=seats,
+                            amounts={"stake": [-100, 100]})  # fmt: skip
         payments = Payments(ledger)
         # 30 proposals of 5 for a debt of 100: 20 may be confirmed, the last 10 must be refused
         ids = [(await payments.propose(G, MARCO, ANNA, 5)).id for _ in range(30)]
