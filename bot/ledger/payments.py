@@ -30,7 +30,16 @@ from bot.i18n import N_
 from .models import LedgerRefusal
 from .service import MAX_REASON, Ledger, _check_currency, _now_text, _parse_time
 
-__all__ = ["LOCK_PAYMENTS", "MAX_AMOUNT", "TTL", "Payment", "PaymentRefusal", "Payments"]
+__all__ = [
+    "LOCK_PAYMENTS",
+    "MAX_AMOUNT",
+    "TTL",
+    "Confirmation",
+    "Payment",
+    "PaymentExpired",
+    "PaymentRefusal",
+    "Payments",
+]
 
 MAX_AMOUNT = 1_000_000
 #: How long a proposal waits for the other side.
@@ -41,6 +50,10 @@ LOCK_PAYMENTS = 0x7A7040
 
 class PaymentRefusal(LedgerRefusal):
     """A payment refused with a reason for the user."""
+
+
+class PaymentExpired(PaymentRefusal):
+    """A click on a proposal past its deadline (the proposal is marked expired)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +285,7 @@ class Payments:
             if p.state == "pending":
                 await self._decide(conn, p, "expired", None, now)
         assert expired
-        raise PaymentRefusal(N_("This payment proposal has expired; nothing was recorded. Propose it again."))
+        raise PaymentExpired(N_("This payment proposal has expired; nothing was recorded. Propose it again."))
 
     async def decline(self, payment_id: int, actor_id: int, *, guild_id: int) -> Payment:
         """Either side declines (the proposer withdraws): nothing is booked."""
