@@ -74,6 +74,11 @@ def _date(when: datetime) -> str:
     return f"<t:{int(when.timestamp())}:d>"
 
 
+def _relative(when: datetime) -> str:
+    """A moment Discord shows relative to each reader's clock ("in 23 hours")."""
+    return f"<t:{int(when.timestamp())}:R>"
+
+
 def _dec(x: float) -> str:
     """A rating figure with one decimal, in the locale's digits."""
     return num(round(x, 1))
@@ -302,7 +307,7 @@ class LedgerCog(commands.Cog, name="Ledger"):
                 "💸 {proposer}: {payer} paid {payee} {amount}. {confirmer}, is that right? (until {deadline})",
                 proposer=_user(p.proposer_id), payer=_user(p.payer_id), payee=_user(p.payee_id),
                 amount=_with_money(units_text(p.amount, p.currency), p.amount, p.currency, money),
-                confirmer=_user(p.confirmer_id), deadline=f"<t:{int(p.expires_at.timestamp())}:R>",
+                confirmer=_user(p.confirmer_id), deadline=_relative(p.expires_at),
             )  # fmt: skip
             view = discord.ui.View(timeout=None)
             view.add_item(PaymentButton.make(p.id, "ok"))
