@@ -146,11 +146,24 @@ class LedgerCog(commands.Cog, name="Ledger"):
         self.ledger = ledger
         self.ratings = ratings or Ratings(ledger.db)
         self.settings = settings or GuildSettings(ledger.db)
-        self.payments = Payments(ledger)
-        self.money = MoneySettings(ledger.db)
+        self._payments: Payments | None = None
+        self._money: MoneySettings | None = None
         self._sync_task: asyncio.Task[None] | None = None
         self._sync_dirty = False
         self._closed = False
+
+    @property
+    def payments(self) -> Payments:
+        if self._payments is None:
+            self._payments = Payments(self.ledger)
+        return self._payments
+
+    @property
+    def money(self) -> MoneySettings:
+        """The server's money values (made on first use: one cache per cog)."""
+        if self._money is None:
+            self._money = MoneySettings(self.ledger.db)
+        return self._money
 
     async def cog_load(self) -> None:
         _CONFIRM["cog"] = self
