@@ -80,3 +80,38 @@ async def test_settle_up_pay_and_clear(fake_discord: FakeDiscord, tmp_path: Path
         assert rows[0][0] == 4  # two payments, two entries each: nothing booked twice
     finally:
         await stop_bot(bot, task)
+
+
+async def test_decline_and_expiry(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    guild = fake.add_guild("Club")
+    channel = fake.add_channel(guild, "cards")
+    marco, anna, pat = fake.add_user("Marco"), fake.add_user("Anna"), fake.add_user("Pat")
+    bot, task = await start_bot(fake, tmp_path / "d.db", dev_guild=guild.id)
+    try:
+        assert bot.ledger is not None
+        seats = [SeatRef(marco.id, "Marco"), SeatRef(anna.id, "Anna")]
+        await bot.ledger.settle(key="table:1:unit:0", guild_id=guild.id, game="wizard", table_id=1, hand_index=0,
+                                seats=seats, amounts={"stake": [-10, 10]})  # fmt: skip
+        plan = await pat.slash(channel, "ledger settle")
+        assert "**Marco** → **Anna** 10 stakes" in (await plan.reply()).text()  # no money value: units only
+
+        await marco.slash(channel, "ledger paid", user=anna, amount=10)
+        proposal = await _proposal(fake, channel)
+        other = await pat.click(proposal, label="Decline")
+        assert "between two other players" in (await other.reply()).text() and other.ephemeral
+        declined = await anna.click(proposal, label="Decline")
+        assert "❌" in (await declined.reply()).text()
+
+        cog: Any = bot.get_cog("Ledger")
+        cog.payments.ttl = cog.payments.ttl * 0  # proposals now expire the moment they are made
+        await anna.slash(channel, "ledger paid", user=marco, amount=10)
+        proposal = await _proposal(fake, channel)
+        late = await marco.click(proposal, label="Confirm")
+        assert "expired" in (await late.reply()).text() and late.ephemeral
+        edited = await fake.wait_for_message(channel, lambda m: m.id == proposal.id and "⌛" in m.content)
+        assert not edited.buttons()
+        assert await bot.ledger.balances(guild.id, "stake") == {marco.id: -10, anna.id: 10}
+        assert await bot.ledger.db.fetchall("SELECT id FROM entries WHERE kind = 'payment'") == []
+    finally:
+        await stop_bot(bot, task)
