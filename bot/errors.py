@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import english
+
 __all__ = ["Refusal"]
 
 
@@ -27,6 +29,6 @@ class Refusal(Exception):
     def __str__(self) -> str:
         # English, for logs and for callers outside Discord; users get error_text() in their locale
         try:
-            return self.msgid.format(**self.resolved_params()) if self.params else self.msgid
+            return english(self.msgid, **self.resolved_params())
         except (KeyError, IndexError, ValueError):
             return self.msgid

@@ -11,7 +11,6 @@ failing. The module also lists every such string for ``python -m bot.i18n extrac
 from __future__ import annotations
 
 import asyncio
-import re
 import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -24,6 +23,7 @@ from discord.app_commands import TranslationContextLocation as Where
 
 from bot.i18n import SOURCE, _p, normalize, using
 from bot.i18n.catalog import Extra
+from bot.i18n.names import valid_name
 
 if TYPE_CHECKING:
     from bot.client import TavoloBot
@@ -39,8 +39,6 @@ CONTEXTS: dict[Where, str] = {
     Where.choice_name: "choice-name",
 }
 NAME_CONTEXTS = ("command-name", "option-name")
-# Discord's rule for command and option names (\w covers letters and digits of every script, Hangul included)
-NAME = re.compile(r"[-_\w]{1,32}")
 DESCRIPTION_MAX = 100
 CHOICE_NAME_MAX = 100
 
@@ -48,7 +46,7 @@ CHOICE_NAME_MAX = 100
 def valid(context: str, text: str) -> bool:
     """Whether Discord accepts ``text`` where ``context`` puts it."""
     if context in NAME_CONTEXTS:
-        return NAME.fullmatch(text) is not None and text == text.lower()
+        return valid_name(text)
     limit = CHOICE_NAME_MAX if context == "choice-name" else DESCRIPTION_MAX
     return 0 < len(text) <= limit
 

@@ -10,7 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import registry
-from bot.i18n import N_, _, current, using
+from bot.i18n import N_, _, _p, current, using
+from bot.i18n import names as ui
 
 from ._locale import reader_locale
 from ._translator import translate
@@ -24,9 +25,9 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 INTRO = N_(
-    "Open a table in a channel with `/<game> new` (games: {games}). Players click **{join}**, the host may"
+    "Open a table in a channel with `{new}` (games: {games}). Players click **{join}**, the host may"
     " **{add}** for empty seats, then **{start}**. Your hand and choices come by DM; if your DMs are closed, click"
-    " **{hand}** on the table message. Each game's rules: `/<game> rules`."
+    " **{hand}** on the table message. Each game's rules: `{rules}`."
 )
 
 
@@ -58,13 +59,18 @@ def command_lines(tree: app_commands.CommandTree[Any]) -> dict[str, list[str]]:
 def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
     """The help, in the current locale."""
     lines = command_lines(tree)
+    # i18n: stands for a game's command (mediatore, mighty…) in "/<game> new"
+    game = "<" + _p("placeholder", "game") + ">"
+    new, rules = f"/{game} {_name('new')}", f"/{game} {_name('rules')}"
     intro = _(
         INTRO,
-        games=", ".join(f"`{g}`" for g in registry.ids()),
-        join=_("Join"),
-        add=_("Add computer"),
-        start=_("Start"),
-        hand=_("My hand"),
+        new=new,
+        rules=rules,
+        games=", ".join(f"`{_name(g)}`" for g in registry.ids()),
+        join=ui.label(ui.JOIN),
+        add=ui.label(ui.ADD_COMPUTER),
+        start=ui.label(ui.START),
+        hand=ui.label(ui.MY_HAND),
     )
     embed = discord.Embed(title=_("Tavolo — help"), description=intro, colour=0x95A5A6)
     sections = ((N_("Games"), tuple(registry.ids())), *SECTIONS)

@@ -25,6 +25,7 @@ from discord.ext import commands
 
 from bot.games import registry
 from bot.i18n import N_, _, _n, _p, num, signed, using
+from bot.i18n import names as ui
 from bot.ledger import HistoryRow, Ledger, LedgerRefusal
 from bot.ledger.money import MoneySettings, MoneyValue
 from bot.ledger.payments import MAX_AMOUNT, Payment, PaymentExpired, Payments
@@ -281,7 +282,10 @@ class LedgerCog(commands.Cog, name="Ledger"):
                 lines.insert(0, _("Nothing to settle: nobody owes anybody here."))
             text = "\n".join(lines)
             title = _("Settling up: {currency}", currency=currency_name(currency))
-            footer = _("A payment made? Record it with /ledger paid; the other player confirms it.")
+            footer = _(
+                "A payment made? Record it with `{command}`; the other player confirms it.",
+                command=ui.command("ledger paid"),
+            )
         embed = discord.Embed(title=title, description=text[:4096], colour=0xF1C40F)
         embed.set_footer(text=footer)
         await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -573,8 +577,8 @@ class LedgerCog(commands.Cog, name="Ledger"):
             view = discord.ui.View(timeout=None)
             view.add_item(SeasonCloseButton.make(interaction.guild_id))
             text = _(
-                "Close season {n}? Balances start again at zero in season {next}; all history stays "
-                "(see `/ledger balance season:all`).",
+                "Close season {n}? Balances start again at zero in season {next}; all history stays (see `{balance}`).",
+                balance=ui.command("ledger balance", season=ui.choice("all seasons")),
                 n=number,
                 next=number + 1,
             )

@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from bot.games import registry
 from bot.i18n import N_, _, _p, using
+from bot.i18n import names as ui
 from bot.records import RecordError, format_record, parse_record
 from bot.records.pages import ReplayPage, finished_hands, replay_pages
 from bot.records.replay import replay
@@ -126,7 +127,7 @@ class RecordsCog(commands.Cog, name="Records"):
     def _replay_command(self) -> app_commands.Command[Any, ..., None]:
         @app_commands.describe(
             hand="Which hand (1 = the first; default: the last finished one)",
-            file="A hand record file to replay instead (from /table export or `tavolo play`)",
+            file="A hand record file to replay instead (an exported hand, or a `tavolo play` record)",
         )
         async def replay_cmd(
             interaction: discord.Interaction[Any],
@@ -182,15 +183,16 @@ class RecordsCog(commands.Cog, name="Records"):
                 if hand:
                     reply = _(
                         "The record of {game} table #{table}, hand {n}. "
-                        "Replay it with `/table replay file:` or `tavolo replay FILE`.",
+                        "Replay it with `{replay}` or `tavolo replay FILE`.",
+                        replay=ui.command("table replay", file=""),
                         game=game,
                         table=str(t.id),
                         n=hand,
                     )
                 else:
                     reply = _(
-                        "The record of {game} table #{table}. "
-                        "Replay it with `/table replay file:` or `tavolo replay FILE`.",
+                        "The record of {game} table #{table}. Replay it with `{replay}` or `tavolo replay FILE`.",
+                        replay=ui.command("table replay", file=""),
                         game=game,
                         table=str(t.id),
                     )
@@ -220,7 +222,10 @@ class RecordsCog(commands.Cog, name="Records"):
             if src.startswith("f"):
                 record = self._files.get(src[1:])
                 if record is None:
-                    raise TableError(N_("That replay came from a file; attach it again with `/table replay file:`."))
+                    raise TableError(
+                        N_("That replay came from a file; attach it again with `{replay}`."),
+                        replay=lambda: ui.command("table replay", file=""),
+                    )
                 await self._show_record(interaction, src, record, hand, page, new=False)
                 return
             t = await self.service.table_with_log(int(src[1:]))

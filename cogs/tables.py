@@ -29,7 +29,9 @@ from bot.engine.errors import IllegalAction
 from bot.engine.protocol import Action
 from bot.games import registry
 from bot.i18n import N_, _, _n, using
+from bot.i18n import names as ui
 from bot.images.scene import HandScene, RevealScene, Scene, TableScene
+from bot.records.show import hint_text
 from bot.render.errors import error_text
 from bot.services import services_of
 from bot.tables import screens
@@ -55,15 +57,15 @@ WELCOME_BACK = N_("Welcome back: your seat is yours again.")
 
 #: the table message's buttons: operation -> (label msgid, style, row); "end" names the game
 BUTTONS: dict[str, tuple[str, discord.ButtonStyle, int | None]] = {
-    "join": (N_("Join"), discord.ButtonStyle.success, 0),
-    "leave": (N_("Leave"), discord.ButtonStyle.secondary, 0),
-    "bot": (N_("Add computer"), discord.ButtonStyle.secondary, 0),
+    "join": (ui.JOIN, discord.ButtonStyle.success, 0),
+    "leave": (ui.LEAVE, discord.ButtonStyle.secondary, 0),
+    "bot": (ui.ADD_COMPUTER, discord.ButtonStyle.secondary, 0),
     "unbot": (N_("Remove computer"), discord.ButtonStyle.secondary, 0),
-    "start": (N_("Start"), discord.ButtonStyle.primary, 1),
+    "start": (ui.START, discord.ButtonStyle.primary, 1),
     "cancel": (N_("Cancel"), discord.ButtonStyle.danger, 1),
-    "hand": (N_("My hand"), discord.ButtonStyle.primary, None),
-    "back": (N_("I'm back"), discord.ButtonStyle.secondary, None),
-    "vote": (N_("Vote to stop"), discord.ButtonStyle.secondary, None),
+    "hand": (ui.MY_HAND, discord.ButtonStyle.primary, None),
+    "back": (ui.BACK, discord.ButtonStyle.secondary, None),
+    "vote": (ui.VOTE, discord.ButtonStyle.secondary, None),
     "end": (N_("End {title} table"), discord.ButtonStyle.danger, None),
     "again": (N_("Play again"), discord.ButtonStyle.success, None),
 }
@@ -129,6 +131,7 @@ class TablesCog(commands.Cog, name="Tables"):
             "again": self._again,
             "vote": self._vote,
             "back": self._back,
+            "hint": self._hint,
             "hand": self._hand,
             "act": self._choice,
             "pick": self._choice,
@@ -185,8 +188,8 @@ class TablesCog(commands.Cog, name="Tables"):
                 "Your {game} table is open. Players click **{join}** on the table message; you click **{start}**"
                 " when the seats are filled.",
                 game=screens.game_title(game_id),
-                join=_("Join"),
-                start=_("Start"),
+                join=ui.label(ui.JOIN),
+                start=ui.label(ui.START),
             )
         await interaction.response.send_message(text, ephemeral=True)
         await self._render_table_message(t)
@@ -492,9 +495,11 @@ class TablesCog(commands.Cog, name="Tables"):
         )
 
         def extra() -> list[discord.ui.Item[Any]]:
+            if screen.hint:
+                return [TableButton.make(t.id, "hint", "💡 " + ui.label(ui.HINT), style=discord.ButtonStyle.secondary)]
             if not screen.away:
                 return []
-            return [TableButton.make(t.id, "back", _("I'm back"), style=discord.ButtonStyle.primary)]
+            return [TableButton.make(t.id, "back", ui.label(ui.BACK), style=discord.ButtonStyle.primary)]
 
         user_id = t.seats[seat].user_id
         on = user_id is not None and await self.pictures.for_user(t.guild_id, user_id)
@@ -646,7 +651,7 @@ class TablesCog(commands.Cog, name="Tables"):
             await c.interaction.response.send_message(
                 _(
                     "Leave the game? The computer will play your seat (you can come back with **{back}**).",
-                    back=_("I'm back"),
+                    back=ui.label(ui.BACK),
                 ),
                 view=_confirm(c.tid, "leaveyes", _("Yes, leave")),
                 ephemeral=True,
@@ -702,8 +707,8 @@ class TablesCog(commands.Cog, name="Tables"):
                 "A new {game} table is open below, with the same options and computers. The others click **{join}**;"
                 " you click **{start}**.",
                 game=screens.game_title(new.game_id),
-                join=_("Join"),
-                start=_("Start"),
+                join=ui.label(ui.JOIN),
+                start=ui.label(ui.START),
             ),
             ephemeral=True,
         )
@@ -716,6 +721,16 @@ class TablesCog(commands.Cog, name="Tables"):
     async def _back(self, c: Click) -> None:
         await self.service.reclaim(c.tid, c.uid)
         await c.interaction.response.send_message(_(WELCOME_BACK), ephemeral=True)
+
+    async def _hint(self, c: Click) -> None:
+        """The strong computer's suggestion for the clicking player's seat, privately (``hints`` tables)."""
+        # a search takes a moment: acknowledge first (an interaction must be answered within 3 s)
+        await c.interaction.response.defer(ephemeral=True, thinking=True)
+        t, seat, found = await self.service.hint(c.tid, c.uid)
+        assert t.game is not None
+        # (on_component set the clicker's language; the panel gives the choices' own labels)
+        panel = registry.renderer(t.game_id).private_panel(t.game.view(seat), t.names)
+        await c.interaction.edit_original_response(content=hint_text(t.game_id, found, panel))
 
     async def _hand(self, c: Click) -> None:
         await self._show_hand(c.interaction, c.tid)
@@ -869,8 +884,8 @@ class TablesCog(commands.Cog, name="Tables"):
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         await self._show_hand(interaction, self._here(interaction).id)
 
-    @table.command(name="images", description="Card pictures in your hands and DMs: on, off, or as the server says")
-    @app_commands.describe(mode="on: pictures with the text; off: text only; server: the server's setting")
+    @table.command(name="images", description="Card pictures in your hands and DMs, or as the server says")
+    @app_commands.describe(mode="Pictures with the text, text only, or the server's setting")
     async def images(self, interaction: discord.Interaction[Any], mode: Literal["on", "off", "server"]) -> None:
         if self.pictures.preferences is None:
             raise TableError(N_("Preferences are not available."))

@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.games import registry
 from bot.i18n import N_, SUPPORTED, _, _n, _p, using
+from bot.i18n import names as ui
 from bot.ledger.texts import amount_text
 from bot.render.errors import error_text
 from bot.services import services_of
@@ -246,8 +247,11 @@ class TournamentCog(commands.Cog, name="Tournament"):
             )
             + "\n"
             + _(
-                "Click **Join** to play. The host (or an organiser) clicks **Start**. `/tournament rules` explains "
-                "the draw and the standings."
+                "Click **{join}** to play. The host (or an organiser) clicks **{start}**. `{rules}` explains "
+                "the draw and the standings.",
+                join=ui.label(ui.JOIN),
+                start=ui.label(ui.START),
+                rules=ui.command("tournament rules"),
             )
         )
         embed = discord.Embed(title=_("🏆 {title} — sign-up", title=t.display_title()), description=desc, colour=COLOUR)
@@ -258,9 +262,9 @@ class TournamentCog(commands.Cog, name="Tournament"):
             embed.title = _("🏆 {title} — {state}", title=t.display_title(), state=state)
             return embed, None
         view = discord.ui.View(timeout=None)
-        view.add_item(TournamentButton.make(t.id, "join", _p("button", "Join"), discord.ButtonStyle.success))
-        view.add_item(TournamentButton.make(t.id, "leave", _p("button", "Leave"), discord.ButtonStyle.secondary))
-        view.add_item(TournamentButton.make(t.id, "start", _p("button", "Start"), discord.ButtonStyle.primary))
+        view.add_item(TournamentButton.make(t.id, "join", ui.label(ui.JOIN), discord.ButtonStyle.success))
+        view.add_item(TournamentButton.make(t.id, "leave", ui.label(ui.LEAVE), discord.ButtonStyle.secondary))
+        view.add_item(TournamentButton.make(t.id, "start", ui.label(ui.START), discord.ButtonStyle.primary))
         return embed, view
 
     async def _render_signup(self, t: Tournament) -> None:
@@ -429,8 +433,9 @@ class TournamentCog(commands.Cog, name="Tournament"):
             return
         with using(await reader_locale(self.bot, interaction)):
             text = _(
-                "{title} is open for sign-up (you are on the list). Click **Start** when everyone has joined.",
+                "{title} is open for sign-up (you are on the list). Click **{start}** when everyone has joined.",
                 title=t.display_title(),
+                start=ui.label(ui.START),
             )
         await interaction.response.send_message(text, ephemeral=True)
         self._schedule_signup(t)  # (the service's "signup" update scheduled it too: the outbox coalesces)
@@ -474,7 +479,11 @@ class TournamentCog(commands.Cog, name="Tournament"):
     @group.command(name="rules", description="How tournaments draw tables and rank players")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         with using(await reader_locale(self.bot, interaction)):
-            embed = discord.Embed(title=_("🏆 Tournament rules"), description=_(RULES_TEXT)[:4096], colour=COLOUR)
+            embed = discord.Embed(
+                title=_("🏆 Tournament rules"),
+                description=_(RULES_TEXT, withdraw=ui.command("tournament withdraw"))[:4096],
+                colour=COLOUR,
+            )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @group.command(name="cancel", description="Host/organiser: cancel the tournament in this channel")

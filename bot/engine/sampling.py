@@ -33,7 +33,9 @@ def deal_constrained(
     places = list(capacities)
     if sum(capacities.values()) != len(cards):
         raise NoConsistentDeal(f"{len(cards)} cards for {sum(capacities.values())} slots")
-    order = list(cards)
+    # sorted first: the deal is then a function of the set of hidden cards and the rng alone, never of the order
+    # the real hands hold them in (a search, or a hint, must not depend on what the seat cannot see)
+    order = sorted(cards)
     rng.shuffle(order)
     # Fast path: greedy fill, most constrained cards first, random among places with room.
     options = {c: [p for p in places if allowed(p, c)] for c in order}

@@ -38,15 +38,19 @@ __all__ = [
     "PSEUDO",
     "SOURCE",
     "SUPPORTED",
+    "N_n",
+    "Plural",
     "_",
     "_n",
     "_np",
     "_p",
     "current",
+    "english",
     "normalize",
     "num",
     "pseudo",
     "signed",
+    "tr",
     "translations",
     "using",
 ]
@@ -182,15 +186,48 @@ def _p(context: str, msgid: str, **params: Any) -> str:
 def _n(singular: str, plural: str, n: int, **params: Any) -> str:
     """The plural form for ``n`` in the current locale (Russian and Polish have three, Korean one);
     ``{n}`` is available as a placeholder."""
-    text = translations(current()).ngettext(singular, plural, n)
+    # the form follows the size: "-5 ставок" like "+5 ставок" (Python's -1 % 10 is 9, a "many" form otherwise)
+    text = translations(current()).ngettext(singular, plural, abs(n))
     return text.format(**_args({"n": n, **params}))
 
 
 def _np(context: str, singular: str, plural: str, n: int, **params: Any) -> str:
-    text = translations(current()).npgettext(context, singular, plural, n)
+    text = translations(current()).npgettext(context, singular, plural, abs(n))
     return text.format(**_args({"n": n, **params}))
 
 
 def N_(msgid: str) -> str:
     """Marks a msgid for extraction where it is defined (a table of names); :func:`_` translates it when used."""
     return msgid
+
+
+class Plural(str):
+    """A msgid marked with :func:`N_n`: the singular as a ``str`` (so it travels wherever a msgid does, in
+    refusals and notices) and the English plural beside it; :func:`tr` chooses the form by the ``n`` parameter."""
+
+    plural: str
+
+    def __new__(cls, singular: str, plural: str) -> Plural:
+        obj = super().__new__(cls, singular)
+        obj.plural = plural
+        return obj
+
+
+def N_n(singular: str, plural: str) -> Plural:
+    """Marks a plural msgid for extraction where a refusal is raised: ``TableError(N_n("… {n} seat", "… {n} seats"),
+    n=3)``; the text is made later, in the reader's locale, by :func:`tr`."""
+    return Plural(singular, plural)
+
+
+def tr(msgid: str, **params: Any) -> str:
+    """A marked msgid (:func:`N_` or :func:`N_n`) in the current locale; a plural one takes its form from ``n``."""
+    if isinstance(msgid, Plural):
+        rest = {k: v for k, v in params.items() if k != "n"}
+        return _n(msgid, msgid.plural, params["n"], **rest)
+    return _(msgid, **params) if params else _(msgid)
+
+
+def english(msgid: str, **params: Any) -> str:
+    """A marked msgid in English with plain ``str.format`` (for logs and ``str(err)``): numbers as digits."""
+    text = msgid.plural if isinstance(msgid, Plural) and params.get("n") != 1 else msgid
+    return text.format(**params) if params else text

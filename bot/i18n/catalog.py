@@ -27,6 +27,7 @@ SOURCE_DIRS = ("bot", "cogs")
 KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
     "_": None,
     "N_": None,
+    "N_n": (1, 2),
     "_n": (1, 2),
     "_p": ((1, "c"), 2),
     "_np": ((1, "c"), 2, 3),

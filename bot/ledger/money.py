@@ -14,7 +14,7 @@ from babel.numbers import format_currency, get_currency_precision, list_currenci
 
 from bot.db import Database
 from bot.engine.protocol import CURRENCIES
-from bot.i18n import N_, current
+from bot.i18n import N_, N_n, current
 
 from .models import LedgerRefusal
 
@@ -75,9 +75,12 @@ def parse_value(text: str, currency: str) -> Decimal:
     digits = get_currency_precision(currency)
     if value % Decimal(1).scaleb(-digits) != 0:
         raise MoneyRefusal(
-            N_("{currency} has {digits} decimal places; `{text}` has more."),
+            N_n(
+                "{currency} has {n} decimal place; `{text}` has more.",
+                "{currency} has {n} decimal places; `{text}` has more.",
+            ),
             currency=currency,
-            digits=digits,
+            n=digits,
             text=text,
         )
     return value

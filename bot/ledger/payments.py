@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.i18n import N_
+from bot.i18n import N_, N_n
 
 from .models import LedgerRefusal
 from .service import MAX_REASON, Ledger, _check_currency, _now_text, _parse_time
@@ -218,7 +218,10 @@ class Payments:
         if not reason:
             raise PaymentRefusal(N_("Recording a payment needs a reason."))
         if len(reason) > MAX_REASON:
-            raise PaymentRefusal(N_("The reason is longer than {n} characters."), n=MAX_REASON)
+            raise PaymentRefusal(
+                N_n("The reason is longer than {n} character.", "The reason is longer than {n} characters."),
+                n=MAX_REASON,
+            )
         if payer[0] == payee[0]:
             raise PaymentRefusal(N_("A payment needs two different players."))
         if bot_involved:

@@ -48,7 +48,7 @@ from typing import Any
 
 from bot.db import LOCK_SETTLEMENTS, Connection, Database
 from bot.engine.protocol import CURRENCIES, ZERO_SUM_CURRENCIES
-from bot.i18n import N_
+from bot.i18n import N_, N_n
 
 from .models import (
     BOOKABLE_KINDS,
@@ -547,7 +547,10 @@ class Ledger:
             raise LedgerRefusal(N_("An adjustment needs a reason."))
         reason = reason.strip()
         if len(reason) > MAX_REASON:
-            raise LedgerRefusal(N_("The reason is longer than {n} characters."), n=MAX_REASON)
+            raise LedgerRefusal(
+                N_n("The reason is longer than {n} character.", "The reason is longer than {n} characters."),
+                n=MAX_REASON,
+            )
         async with self.db.transaction() as conn:
             now = _now_text(self._clock())
             season_id = await self._open_season_id(conn, guild_id, now)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import _, _n, _p, signed
+from bot.i18n import _n, _p, signed
 
 __all__ = ["amount_text", "currency_name", "units_text"]
 
@@ -11,9 +11,10 @@ def amount_text(value: int, currency: str, *, sign_points: bool = False) -> str:
     """``value`` with its unit: ``+3 stake``, ``-1 resto``, ``120 points`` (``+120 points`` with ``sign_points``:
     a change rather than a standing)."""
     if currency == "stake":
-        return _("{amount} stake", amount=signed(value))
+        # the form follows the size of the amount, not its sign: "-5 ставок" like "+5 ставок"
+        return _n("{amount} stake", "{amount} stakes", abs(value), amount=signed(value))
     if currency == "resto":
-        return _("{amount} resto", amount=signed(value))
+        return _n("{amount} resto", "{amount} resti", abs(value), amount=signed(value))
     if currency == "point":
         if sign_points:
             return _n("{amount} point", "{amount} points", abs(value), amount=signed(value))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import getpass
 import random
 import sys
 from collections.abc import Sequence
@@ -49,9 +50,23 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="a table option, e.g. rounds=1-2 (Wizard) or hands=1 (Mighty); repeatable",
     )
-    g.add_argument("--name", default="You", help="your name in the panels and the record")
+    g.add_argument("--name", default=None, help="your name in the narration and the record (default: your login name)")
+    g.add_argument(
+        "--hints", action="store_true", help="show what the strong computer would do before each of your decisions"
+    )
     g.add_argument("--record", metavar="PATH", help="where to save the record (default: ./tavolo-GAME-SEED.txt)")
     return p
+
+
+def default_name() -> str:
+    """The player's name when ``--name`` is not given: the login name (the narration says "Anna plays Q♠"; a
+    fixed "You" would read "You plays"), or "Player" when there is none usable."""
+    try:
+        login = getpass.getuser()
+    except (OSError, KeyError):  # no login name (a container without a passwd entry)
+        login = ""
+    login = "".join(ch for ch in login if ch.isalnum() or ch in "-_. ")[:32].strip()
+    return login[:1].upper() + login[1:] if login else "Player"
 
 
 def main(argv: Sequence[str]) -> int:
@@ -126,14 +141,23 @@ def play_command(args: argparse.Namespace) -> int:
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     seat = args.seat - 1
-    names = [args.name if s == seat else f"Bot {s + 1}" for s in range(n)]
+    names = [(args.name or default_name()) if s == seat else f"Bot {s + 1}" for s in range(n)]
     try:
-        tg = TerminalGame(game_id, num_seats=n, seat=seat, level=args.level, seed=seed, options=options, names=names)
+        tg = TerminalGame(
+            game_id,
+            num_seats=n,
+            seat=seat,
+            level=args.level,
+            seed=seed,
+            options=options,
+            names=names,
+            hints=args.hints,
+        )
     except _games.InvalidOptions as e:
         _err(f"tavolo: {_games.error_text(e, game_id)}")
         return 2
     print(f"{_games.title(game_id)}: you are {names[seat]} (seat {seat + 1}) against {args.level} computers.")
-    print(f"Seed {seed} (the same seed and answers replay this game). Ctrl-D or Ctrl-C leaves.")
+    print(f"Seed {seed} (the same seed and answers replay this game). Ctrl-D or Ctrl-C leaves; ? asks for a hint.")
     code = 0
     try:
         tg.run()

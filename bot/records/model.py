@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.protocol import Action
-from bot.i18n import SOURCE, _, using
+from bot.i18n import SOURCE, _, english, tr, using
 
 FORMAT_VERSION = "1"
 #: tags with a meaning; any other tag (a capitalised name) is kept as it is in ``Record.tags``
@@ -45,11 +45,11 @@ class RecordError(Exception):
     def message(self) -> str:
         """The reason in English, without the line (numbers as plain digits, as the format writes them)."""
         with using(SOURCE):
-            return self.msgid.format(**self._resolved())
+            return english(self.msgid, **self._resolved())
 
     def reason(self) -> str:
         """The reason in the current locale, without the line."""
-        return _(self.msgid, **self._resolved()) if self.params else _(self.msgid)
+        return tr(self.msgid, **self._resolved())
 
     def text(self) -> str:
         """The whole error in the current locale: ``line N: reason`` (just the reason when not from a text)."""
@@ -81,6 +81,10 @@ class Lines:
     settlements: list[int] = field(default_factory=list)  # one per declared settlement
     result: int = 0
     end: int = 0  # the last line of the text
+
+
+#: the header tag listing the hints a table's players asked for: ``seat@action`` pairs (1-based), space-separated
+HINTS_TAG = "Hints"
 
 
 @dataclass(slots=True)

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.engine.notation import NotationError, Term
 from bot.engine.protocol import Action
-from bot.i18n import N_, _, _p
+from bot.i18n import N_, _, _p, tr
 
 from . import _games
 
@@ -32,7 +32,7 @@ def notation_text(err: NotationError) -> str:
         k: (_p(v.context, v.msgid) if v.context else _(v.msgid)) if isinstance(v, Term) else v
         for k, v in err.params.items()
     }
-    return _(err.msgid, **params) if params else _(err.msgid)
+    return tr(err.msgid, **params)
 
 
 def _json_default(o: Any) -> Any:

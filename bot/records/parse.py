@@ -15,7 +15,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from bot.i18n import N_, _p
+from bot.i18n import N_, N_n, _p
 
 from . import _games
 from .format import OPTION_NAME, hand_mark
@@ -69,7 +69,14 @@ def _amounts(text: str, n: int, line: int, what: str | Callable[[], str]) -> lis
     parts = text.split()
     if len(parts) != n:
         raise RecordError(
-            line, N_("{what}: expected {n} amounts (one per seat), found {found}"), what=what, n=n, found=len(parts)
+            line,
+            N_n(
+                "{what}: expected {n} amount (one per seat), found {found}",
+                "{what}: expected {n} amounts (one per seat), found {found}",
+            ),
+            what=what,
+            n=n,
+            found=len(parts),
         )
     for p in parts:
         if not _AMOUNT.fullmatch(p):
@@ -196,9 +203,20 @@ class _Parser:
             game = lambda: _p("game", title)  # noqa: E731 -- the title in the reader's language, at text time
             at = self.lines.tags["Players"]
             if lo == hi:
-                raise RecordError(at, N_("{game} needs {lo} players, not {found}"), game=game, lo=lo, found=n)
+                raise RecordError(
+                    at,
+                    N_n("{game} needs {n} player, not {found}", "{game} needs {n} players, not {found}"),
+                    game=game,
+                    n=lo,
+                    found=n,
+                )
             raise RecordError(
-                at, N_("{game} needs {lo} to {hi} players, not {found}"), game=game, lo=lo, hi=hi, found=n
+                at,
+                N_n("{game} needs {lo} to {n} player, not {found}", "{game} needs {lo} to {n} players, not {found}"),
+                game=game,
+                lo=lo,
+                n=hi,
+                found=n,
             )
 
     # -- body ---------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from bot.engine.protocol import Action, Game
 
 from . import _games
 from .notation import format_action
-from .show import Narrator, panel_lines, plain, play_text
+from .show import Narrator, hint_text, panel_lines, plain, play_text
 
 PROMPT = "> "
 _SYMBOLS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c", "\ufe0f": ""}
@@ -104,7 +104,7 @@ def match(text: str, options: Sequence[Option]) -> tuple[int | None, str]:
     t = text.strip()
     n = len(options)
     if not t:
-        return None, f"Type a number from 1 to {n}, or a card or choice name."
+        return None, f"Type a number from 1 to {n}, or a card or choice name (? for a hint)."
     if re.fullmatch(r"[0-9]+", t):
         i = int(t)
         if 1 <= i <= n:
@@ -140,6 +140,7 @@ class TerminalGame:
         names: list[str],
         write: Callable[[str], None] = print,
         read: Callable[[str], str] = input,
+        hints: bool = False,
     ) -> None:
         self.game_id = game_id
         self.seat = seat
@@ -150,6 +151,9 @@ class TerminalGame:
         self.read = read
         self.game: Game = _games.engine_class(game_id)(num_seats, options, seed)  # type: ignore[call-arg]
         self.agents = {s: _games.make_agent(game_id, level) for s in range(num_seats) if s != seat}
+        #: show the strong player's hint before each decision (``?`` at the prompt asks for it anyway)
+        self.hints = hints
+        self._adviser: _games.Agent | None = None
         self.log: list[tuple[int, Action]] = []
         self.narrator = Narrator(game_id, names)
         self._public_shown_at = -1  # len(log) when the public panel was last printed
@@ -208,10 +212,16 @@ class TerminalGame:
         panel = _games.private_panel(gid, game.view(self.seat), self.names)
         self._out(["", *panel_lines(panel)])
         options = options_for(gid, panel, legal)
+        if self.hints:
+            self.write(self._hint(panel))
         while True:
             self._list(options)
             while True:
-                i, why = match(self._input(PROMPT), options)
+                answer = self._input(PROMPT)
+                if answer.strip() == "?":
+                    self.write(self._hint(panel))
+                    continue
+                i, why = match(answer, options)
                 if i is not None:
                     break
                 self.write(why)
@@ -225,6 +235,16 @@ class TerminalGame:
                 self.write(f"Not allowed: {_games.error_text(e, gid)}")
                 continue
             return action
+
+    def _hint(self, panel: _games.Panel) -> str:
+        """What the strong player would do in this seat, searched on the seat's view only (see ``bot.ai.hints``),
+        seeded by the game's seed and the position, so the same position always gets the same hint."""
+        if self._adviser is None:
+            self._adviser = _games.make_agent(self.game_id, "strong")
+        found = _games.hint(
+            self.game, self.seat, self._adviser, _games.rng(self.seed, "hint", len(self.log)).getrandbits(64)
+        )
+        return hint_text(self.game_id, found, panel)
 
     def _list(self, options: Sequence[Option]) -> None:
         self.write("")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.protocol import Action, Game, Settlement, View
-from bot.i18n import N_, SOURCE, _, _p, current
+from bot.i18n import N_, SOURCE, N_n, _, _p, current
 
 from . import _games
 from .format import booked_text, hand_mark, result_text
@@ -239,7 +239,10 @@ def _check_outcome(out: Replayed) -> None:
                 )
             raise RecordError(
                 line,
-                N_("declared settlement {declared} but the replay books only {n} settlement(s)"),
+                N_n(
+                    "declared settlement {declared} but the replay books only {n} settlement",
+                    "declared settlement {declared} but the replay books only {n} settlements",
+                ),
                 declared=booked_text(d),
                 n=len(actual),
             )

@@ -16,7 +16,7 @@ from typing import Any
 from bot.engine import errors as engine_errors
 from bot.engine.errors import EngineError
 from bot.errors import Refusal
-from bot.i18n import N_, SOURCE, _, _n, _p, using
+from bot.i18n import N_, SOURCE, _, _n, _p, tr, using
 
 __all__ = ["FALLBACK", "GENERIC", "ErrorTexts", "Message", "error_text", "game_texts"]
 
@@ -62,7 +62,9 @@ GENERIC = ErrorTexts(
         "option_max": N_("`{option}` must be at most {hi}."),
         "unknown_options": lambda p: _n("Unknown option: {names}.", "Unknown options: {names}.", **p),
         "seats_exact": lambda p: _n("{game} needs exactly {n} player.", "{game} needs exactly {n} players.", **p),
-        "seats_range": N_("{game} needs {lo} to {hi} players."),
+        "seats_range": lambda p: _n(
+            "{game} needs {lo} to {hi} player.", "{game} needs {lo} to {hi} players.", p["hi"], **p
+        ),
     },
     params={
         "choices": _join,
@@ -115,7 +117,7 @@ def error_text(err: BaseException, game_id: str | None = None) -> str:
     """``err`` in the current locale (call inside ``using(locale)``); ``game_id`` names the game whose engine
     raised it, for games' own refusal codes."""
     if isinstance(err, Refusal):
-        return _(err.msgid, **err.resolved_params())
+        return tr(err.msgid, **err.resolved_params())
     if isinstance(err, EngineError):
         return _engine_text(err, game_id)
     return str(err)

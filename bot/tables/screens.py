@@ -16,8 +16,10 @@ from bot.engine.errors import IllegalAction
 from bot.engine.protocol import Action, GameResult
 from bot.games import registry
 from bot.games.spec import pictures_of
-from bot.i18n import N_, _, _p, signed
+from bot.i18n import N_, _, _p
+from bot.i18n import names as ui
 from bot.images.scene import HandScene, RevealScene, TableScene
+from bot.ledger.texts import amount_text
 from bot.render.base import Panel, Section, fit
 
 from .model import Table
@@ -90,6 +92,8 @@ class SeatScreen:
     away: bool
     #: the seat's hand as a picture (``None``: no picture)
     picture: HandScene | None = None
+    #: offer the **Hint** button (the table's ``hints`` option, the seat to move with a real choice)
+    hint: bool = False
 
 
 def _title(t: Table) -> str:
@@ -108,6 +112,13 @@ def table_screen(t: Table) -> TableScreen:
     if away:
         playing = _("🤖 playing for: {names}", names=", ".join(away))
         panel.footer = (panel.footer + "\n" if panel.footer else "") + playing
+    if t.options.get("hints") and t.status == "running":
+        # everyone at the table knows that anyone may ask the computer (the lobby shows hints=True too)
+        note = _(
+            "💡 Hints are on: each player may ask what the strong computer would do (**{hint}**).",
+            hint=ui.label(ui.HINT),
+        )
+        panel.footer = (panel.footer + "\n" if panel.footer else "") + note
     if t.status != "running":
         closed = _p("table", "finished") if t.status == "finished" else _p("table", "cancelled")
         panel.title = f"{panel.title} — {closed}"
@@ -174,9 +185,9 @@ def seat_screen(t: Table, seat: int, forced: Action | None) -> SeatScreen:
     if not live:
         panel.controls = []
     if away:
-        panel.description = _("🤖 The computer is playing for you. Click **I'm back** to play again.") + (
-            "\n" + panel.description
-        )
+        panel.description = _(
+            "🤖 The computer is playing for you. Click **{back}** to play again.", back=ui.label(ui.BACK)
+        ) + ("\n" + panel.description)
         panel.controls = []
     legal = game.legal_actions(seat) if panel.controls else []
     if forced is not None:
@@ -185,7 +196,8 @@ def seat_screen(t: Table, seat: int, forced: Action | None) -> SeatScreen:
     if picture is not None and (not panel.controls or away) and picture.legal is not None:
         # no card may be clicked now (forced, away, closed): the picture marks none as playable either
         picture = HandScene(picture.deck, picture.cards_shown, None, picture.groups)
-    return SeatScreen(fit(panel), legal, live, away, picture)
+    hint = bool(t.options.get("hints")) and live and not away and len(legal) > 1 and seat in game.to_move()
+    return SeatScreen(fit(panel), legal, live, away, picture, hint)
 
 
 def is_moving(t: Table, seat: int) -> bool:
@@ -234,20 +246,9 @@ def final_text(t: Table) -> str:
     lines = []
     for i in order:
         medal = medals.get(res.ranks[i], f"{res.ranks[i]}.")
-        amount = _amount(res.totals[i], res.currency)
+        amount = amount_text(res.totals[i], res.currency)
         lines.append(f"{medal} {t.seats[i].name}: {amount}")
     return "🏁 " + _("**{game} — game over**", game=_title(t)) + "\n" + "\n".join(lines)
-
-
-def _amount(total: int, currency: str) -> str:
-    """A final total with its unit: stakes and resti signed, points as they stand."""
-    if currency == "stake":
-        return _("{amount} stake", amount=signed(total))
-    if currency == "resto":
-        return _("{amount} resto", amount=signed(total))
-    if currency == "point":
-        return _("{n} points", n=total)
-    return f"{signed(total)} {currency}"
 
 
 def settlement_text(t: Table, settlement: Any) -> str:

@@ -21,13 +21,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.ai.hints import Hint, hint
 from bot.db import Database
 from bot.engine.errors import EngineError, IllegalAction, InvalidOptions
 from bot.engine.protocol import Action, Game, Settlement, replay
 from bot.engine.rng import make_rng
 from bot.errors import Refusal
 from bot.games import registry
-from bot.i18n import N_, _, _n, _p
+from bot.i18n import N_, N_n, _n, _p, tr
 from bot.ledger import Ledger, SeatRef, settlement_key
 from bot.render.errors import error_text
 
@@ -61,7 +62,7 @@ class Notice:
 
     def text(self) -> str:
         """The notice in the current locale (lazy parameters evaluated in it too)."""
-        return _(self.msgid, **{k: v() if callable(v) else v for k, v in self.params.items()})
+        return tr(self.msgid, **{k: v() if callable(v) else v for k, v in self.params.items()})
 
     def __str__(self) -> str:
         return str(Refusal(self.msgid, **self.params))  # English, like a refusal's
@@ -227,7 +228,12 @@ class TableService:
             timeout = self.default_timeout if turn_timeout is None else turn_timeout
             if not MIN_TIMEOUT <= timeout <= MAX_TIMEOUT:
                 raise TableError(
-                    N_("The turn timer must be between {lo} and {hi} seconds."), lo=MIN_TIMEOUT, hi=MAX_TIMEOUT
+                    N_n(
+                        "The turn timer must be between {lo} and {n} second.",
+                        "The turn timer must be between {lo} and {n} seconds.",
+                    ),
+                    lo=MIN_TIMEOUT,
+                    n=MAX_TIMEOUT,
                 )
             seats = [Seat(host_id, host_name)] if seat_host else []
             seats += extra_seats
@@ -396,10 +402,13 @@ class TableService:
                         seated=seated,
                     )
                 raise TableError(
-                    N_("{game} needs {lo} to {hi} players; {seated}. Add computers or wait."),
+                    N_n(
+                        "{game} needs {lo} to {n} player; {seated}. Add computers or wait.",
+                        "{game} needs {lo} to {n} players; {seated}. Add computers or wait.",
+                    ),
                     game=game_title(t.game_id),
                     lo=cls.min_seats,
-                    hi=cls.max_seats,
+                    n=cls.max_seats,
                     seated=seated,
                 )
             try:
@@ -440,6 +449,31 @@ class TableService:
         self._forget_if_closed(t)
         return t
 
+    async def hint(self, table_id: int, user_id: int) -> tuple[Table, int, Hint]:
+        """What the strong computer would do in the player's seat (the table's ``hints`` option): searched on a
+        deal re-dealt from that seat's view only (:mod:`bot.ai.hints`), off the event loop like a computer move.
+        The request is recorded with the table (its hand records name who asked where). Returns the table, the
+        seat and the hint."""
+        async with self.lock(table_id):
+            t = self.get(table_id)
+            if not t.options.get("hints"):
+                raise TableError(N_("Hints are off at this table."))
+            seat = t.seat_of(user_id)
+            if seat is None:
+                raise TableError(N_("You are not playing at this table."))
+            game = t.game
+            if t.status != "running" or game is None or seat not in game.to_move():
+                raise TableError(N_("A hint is for your turn."))
+            version = t.version
+            if (version, seat) not in t.hints_asked:
+                t.hints_asked.append((version, seat))
+                await self._save(t)
+            clone = game.clone()
+        strong = registry.make_agent(t.game_id, "strong")
+        seed = make_rng(t.seed, "hint", version, seat).getrandbits(64)
+        found: Hint = await self.agent_runner(hint, clone, seat, strong, seed)  # type: ignore[assignment]
+        return t, seat, found
+
     async def vote_stop(self, table_id: int, user_id: int) -> tuple[int, int]:
         """A player votes to stop an open-ended session; when every human has voted, the session ends
         as soon as the hand in progress is settled. Returns (votes, humans)."""
@@ -468,7 +502,12 @@ class TableService:
     async def set_timeout(self, table_id: int, seconds: int) -> Table:
         if not MIN_TIMEOUT <= seconds <= MAX_TIMEOUT:
             raise TableError(
-                N_("The turn timer must be between {lo} and {hi} seconds."), lo=MIN_TIMEOUT, hi=MAX_TIMEOUT
+                N_n(
+                    "The turn timer must be between {lo} and {n} second.",
+                    "The turn timer must be between {lo} and {n} seconds.",
+                ),
+                lo=MIN_TIMEOUT,
+                n=MAX_TIMEOUT,
             )
         async with self.lock(table_id):
             t = self.get(table_id)

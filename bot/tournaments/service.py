@@ -27,7 +27,8 @@ from bot.db import Database
 from bot.engine.errors import InvalidOptions
 from bot.errors import Refusal
 from bot.games import registry
-from bot.i18n import N_, _, _n, _p
+from bot.i18n import N_, N_n, _, _n, _p
+from bot.i18n import names as ui
 from bot.render.errors import error_text
 from bot.tables.service import Notice, TableError, TableService, TableUpdate, game_title
 
@@ -65,7 +66,7 @@ the rounds 1..k, or all rounds when 0, or the `wizard_rounds` given). The next r
 **Standings.** 1) total of the game's main currency over the tournament (Wizard points, Minchiate resti, \
 Mediatore/Mighty stakes); ties broken by 2) tables won (best total at one's table, shared when equal), \
 3) hands won, 4) stakes (when not the main currency), 5) earlier sign-up. A bye scores 0.
-**Drop-outs.** `/tournament withdraw` leaves for good: the computer finishes your current table, you keep your \
+**Drop-outs.** `{withdraw}` leaves for good: the computer finishes your current table, you keep your \
 results and are not drawn again. A player whose turn timer runs out is played by the computer and flagged 🤖.""")
 
 
@@ -242,7 +243,9 @@ class TournamentService:
             raise TournamentError(N_("Unknown game `{game}`."), game=game)
         spec = registry.get(game)
         if not 1 <= rounds <= MAX_ROUNDS:
-            raise TournamentError(N_("A tournament has 1 to {max} rounds."), max=MAX_ROUNDS)
+            raise TournamentError(
+                N_n("A tournament has 1 to {n} round.", "A tournament has 1 to {n} rounds."), n=MAX_ROUNDS
+            )
         if fill not in ("computer", "bye"):
             raise TournamentError(N_("`fill` is `computer` or `bye`."))
         k = spec.tournament.default_hands if hands_per_round is None else hands_per_round
@@ -353,7 +356,10 @@ class TournamentService:
         async with self.lock(tid):
             t = self.get(tid)
             if t.status == "signup":
-                raise TournamentError(N_("The tournament has not started: use Leave."))
+                raise TournamentError(
+                    N_("The tournament has not started: click **{leave}** on its message."),
+                    leave=lambda: ui.label(ui.LEAVE),
+                )
             if t.status != "running":
                 raise TournamentError(N_("This tournament is over."))
             async with self.db.transaction() as conn:
@@ -396,7 +402,10 @@ class TournamentService:
                 raise TournamentError(N_("The tournament has already started."))
             active = [p for p in await self.players(tid) if p.status == "active"]
             if len(active) < MIN_PLAYERS:
-                raise TournamentError(N_("A tournament needs at least {n} players."), n=MIN_PLAYERS)
+                raise TournamentError(
+                    N_n("A tournament needs at least {n} player.", "A tournament needs at least {n} players."),
+                    n=MIN_PLAYERS,
+                )
             t.status = "running"
             await self._notify(TournamentUpdate(t, "started"))
             await self._start_round(t, 1)

@@ -49,14 +49,14 @@ def test_check_fails_on_a_broken_catalogue(template: Catalog) -> None:
     assert cat.problems(good, template) == []
     broken = copy.deepcopy(good)
     by_id = {m.id: m for m in broken if m.id}
-    by_id["Last trick"].string = ""
+    by_id["Previous trick"].string = ""
     by_id["Partner: {name}"].string = "Партнёр: {nom}"
     by_id["{name} wins the trick."].flags.add("fuzzy")
     plural = next(m for m in broken if isinstance(m.id, tuple) and m.id[0] == "{n} King")
     plural.string = (plural.string[0], "", plural.string[2])
     broken.delete("Tricks won")
     problems = "\n".join(cat.problems(broken, template))
-    assert "'Last trick': empty" in problems
+    assert "'Previous trick': empty" in problems
     assert "'Partner: {name}': placeholders ['nom']" in problems
     assert "'{name} wins the trick.': fuzzy" in problems
     assert "'{n} King': empty" in problems
@@ -87,11 +87,11 @@ def test_normalize_discord_locales() -> None:
 def test_using_sets_and_restores_the_locale() -> None:
     assert current() == "en"
     with using("ru"):
-        assert _("Last trick") == "Последняя взятка"
+        assert _("Previous trick") == "Предыдущая взятка"
         with using("ko"):
-            assert _("Last trick") == "지난 트릭"
+            assert _("Previous trick") == "지난 트릭"
         assert current() == "ru"
-    assert current() == "en" and _("Last trick") == "Last trick"
+    assert current() == "en" and _("Previous trick") == "Previous trick"
     with using("pt-BR"):
         assert current() == "en"
 
@@ -102,19 +102,19 @@ def test_locale_is_per_task_and_per_thread() -> None:
     async def render(loc: str) -> None:
         with using(loc):
             await asyncio.sleep(0.01)  # the other task switches its locale meanwhile
-            seen[loc] = _("Last trick")
+            seen[loc] = _("Previous trick")
 
     async def both() -> None:
         await asyncio.gather(render("it"), render("pl"))
 
     asyncio.run(both())
-    assert seen == {"it": "Ultima presa", "pl": "Ostatnia lewa"}
+    assert seen == {"it": "Presa precedente", "pl": "Poprzednia lewa"}
     out: list[str] = []
     with using("ru"):
-        t = threading.Thread(target=lambda: out.append(_("Last trick")))
+        t = threading.Thread(target=lambda: out.append(_("Previous trick")))
         t.start()
         t.join()
-    assert out == ["Last trick"]  # a new thread starts in English
+    assert out == ["Previous trick"]  # a new thread starts in English
 
 
 def test_msgctxt_separates_short_words() -> None:

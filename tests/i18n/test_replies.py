@@ -90,20 +90,24 @@ def test_every_refusal_and_notice_is_a_catalogue_msgid() -> None:
                 bad.append(f"{where}: no msgid")
                 continue
             first = call.args[0]
+            # N_("…") or, for a count, N_n("… {n} …", "… {n} …s") (its form chosen by the n parameter)
+            arity = {"N_": 1, "N_n": 2}.get(_name(first.func), 0) if isinstance(first, ast.Call) else 0
             if not (
                 isinstance(first, ast.Call)
-                and _name(first.func) == "N_"
-                and len(first.args) == 1
-                and isinstance(first.args[0], ast.Constant)
-                and isinstance(first.args[0].value, str)
+                and arity
+                and len(first.args) == arity
+                and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in first.args)
             ):
-                bad.append(f'{where}: {ast.unparse(first)} is not an N_("...") literal')
+                bad.append(f'{where}: {ast.unparse(first)} is not an N_("...") or N_n("...", "...") literal')
                 continue
-            msgid = first.args[0].value
+            forms = [a.value for a in first.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            msgid = forms[0]
             seen += 1
             if msgid not in ids:
                 bad.append(f"{where}: {msgid!r} is not in the catalogue (python -m bot.i18n extract)")
-            wanted = {f for _, f, _, _ in string.Formatter().parse(msgid) if f is not None}
+            wanted = {f for form in forms for _, f, _, _ in string.Formatter().parse(form) if f is not None}
+            if arity == 2:
+                wanted.add("n")
             given = {k.arg for k in call.keywords if k.arg is not None}
             if wanted != given:
                 bad.append(f"{where}: {msgid!r} takes {sorted(wanted)}, given {sorted(given)}")

@@ -12,6 +12,7 @@ import pexpect
 import pytest
 
 from bot.records import load_record, replay
+from bot.records.cli import default_name
 
 ROOT = Path(__file__).resolve().parents[2]
 PROMPT = r"\n> "
@@ -70,7 +71,9 @@ def test_a_whole_game_in_the_terminal(args: list[str], over: str, tmp_path: Path
     assert path == str(tmp_path / "game.txt")
     done = replay(load_record(path))
     assert done.game.is_over
-    assert done.record.players[0] == "You"
+    assert done.record.players[0] == default_name()
+    # the narration names the player; no "You plays" / "You's hand"
+    assert f"{default_name()} " in out and "You plays" not in out and "You's" not in out
 
 
 def test_ctrl_c_leaves_cleanly(tmp_path: Path) -> None:

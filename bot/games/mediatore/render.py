@@ -209,7 +209,8 @@ def public_panel(view: dict[str, Any], names: list[str]) -> Panel:
                 + "\n"
                 + _("Won by **{name}**", name=_name(names, lt["winner"]))
             )
-            panel.sections.append(Section(_("Last trick"), _clip(txt), True))
+            # i18n: the trick just played (not the hand's final trick, which scores a point)
+            panel.sections.append(Section(_("Previous trick"), _clip(txt), True))
         if view.get("history"):
             # show_history option (§11.2): every completed trick of this hand, one line each.
             rows = [
@@ -331,7 +332,8 @@ _CALL_SUIT = {
 
 def private_panel(view: dict[str, Any], names: list[str]) -> Panel:
     seat = view["seat"]
-    panel = Panel(title=_("Mediatore — {name}'s hand", name=_name(names, seat)))
+    # only this seat sees the panel (a DM, a private reply, the terminal): it speaks to its player
+    panel = Panel(title=_("Mediatore — your hand"))
     desc = [_role_text(view, names)]
     cl = _contract_line(view, names)
     if cl:
@@ -445,6 +447,7 @@ def settlement_text(settlement: Settlement, names: list[str]) -> str:
         lines.append(_("Bidder's discards: {cards}", cards=joined(italian_label, s["discards"])))
     if s.get("returned_card"):
         lines.append(_("Card given back: {card}", card=_card(s["returned_card"])))
+    # i18n: the hand's final (ninth) trick, worth a point and the monte — not the trick just played
     lines.append(_("Last trick (and monte): {name}", name=_name(names, s["last_trick_winner"])))
     cc = s.get("counting_cards") or {}
     if cc:
@@ -454,11 +457,11 @@ def settlement_text(settlement: Settlement, names: list[str]) -> str:
     taken, taken_d = f"{bt // 3}{_frac(bt)}", f"{dt // 3}{_frac(dt)}"
     lines.append(
         _(
-            "Bidder's side: {taken} → **{points}** points · defenders: {taken_d} → **{points_d}** points",
+            "Bidder's side: {taken} → {points} · defenders: {taken_d} → {points_d}",
             taken=taken,
-            points=s["bidder_side_points"],
+            points=_n("**{n}** point", "**{n}** points", s["bidder_side_points"]),
             taken_d=taken_d,
-            points_d=s["defender_points"],
+            points_d=_n("**{n}** point", "**{n}** points", s["defender_points"]),
         )
     )
     res = _("✅ made") if s["made"] else _("❌ went down")

@@ -199,6 +199,7 @@ def _summary_lines(s: dict[str, Any], names: list[str]) -> list[str]:
     )
     if s.get("tricks"):
         t = s["tricks"][-1]
+        # i18n: the hand's final (tenth) trick, in the hand's summary
         lines.append(_("Last trick: {cards} → {name}.", cards=_cards([c for _, c in t["plays"]]), name=n(t["winner"])))
     mult = ""
     if s["multipliers"]:
@@ -293,7 +294,8 @@ def public_panel(view: dict[str, Any], names: list[str]) -> Panel:
     lt = view.get("last_trick")
     if lt is not None and ph != "auction":
         body = "\n".join(_trick_lines(names, lt)) + "\n" + _("Winner: **{name}**", name=_name(names, lt["winner"]))
-        sections.append(Section(_("Last trick ({n})", n=lt["number"]), _clip(body)))
+        # i18n: the trick just played, with its number
+        sections.append(Section(_("Previous trick ({n})", n=lt["number"]), _clip(body)))
     if view.get("history") and ph == "play":
         lines = [
             f"{t['number']}. {_cards([c for _, c in t['plays']])} → {_name(names, t['winner'])}"
@@ -414,8 +416,8 @@ def _call_order(view: dict[str, Any]) -> list[str]:
 
 
 def private_panel(view: dict[str, Any], names: list[str]) -> Panel:
-    seat = view["seat"]
-    title = _("Mighty — {name}'s hand", name=_name(names, seat))
+    # only this seat sees the panel (a DM, a private reply, the terminal): it speaks to its player
+    title = _("Mighty — your hand")
     desc: list[str] = []
     role = view.get("role")
     if role == "declarer":

@@ -22,7 +22,7 @@ ERRORS = ErrorTexts(
         "declare_choose": N_("Choose which combinations to declare."),
         "declare_unknown": N_("That is not one of your combinations."),
         "cut_first": N_("Cut the pack first."),
-        "cut_range": N_("Cut between {lo} and {hi} cards."),
+        "cut_range": lambda p: _n("Cut between {lo} and {hi} card.", "Cut between {lo} and {hi} cards.", p["hi"], **p),
     },
     params={"card": minchiate_label, "suit": minchiate_suit_name},
 )

@@ -10,6 +10,7 @@ from typing import Any
 from bot.engine.protocol import Settlement
 from bot.games.minchiate.rules import SUIT
 from bot.i18n import N_, _, _n, signed
+from bot.i18n import names as ui
 from bot.render.base import (
     MAX_SELECT_OPTIONS,
     Choice,
@@ -180,7 +181,8 @@ def public_panel(view: dict[str, Any], names: list[str]) -> Panel:
     if lt:
         sections.append(
             Section(
-                _("Last trick"),
+                # i18n: the trick just played (not the deal's final trick, which scores 10)
+                _("Previous trick"),
                 _("{plays} — won by {name}", plays=_plays(lt["plays"], names), name=_name(names, lt["winner"])),
             )
         )
@@ -216,7 +218,8 @@ def lobby_note(seats: int) -> str:
     """Shown under the lobby's options: who partners whom (the seat order decides the teams)."""
     return _(
         "Teams: seats 1 + 3 (team A) v seats 2 + 4 (team B); partners sit opposite. "
-        "The host can move players with /minchiate swap before the start."
+        "The host can move players with `{swap}` before the start.",
+        swap=ui.command("minchiate swap"),
     )
 
 
@@ -334,6 +337,7 @@ def settlement_text(settlement: Settlement, names: list[str]) -> str:
         e = end.get(t)
         if e:
             lines.append(
+                # i18n: "last trick" is the deal's final trick, worth 10 points
                 _(
                     "End {team}: cards {cards} + combinations {combos} + extra cards {extra}"
                     " + last trick {last} = {total}",

@@ -202,7 +202,7 @@ def public_panel(view: dict[str, Any], names: list[str]) -> Panel:
     if lt:
         sections.append(
             Section(
-                _("Last trick — won by {name}", name=_name(names, lt["winner"])),
+                _("Previous trick — won by {name}", name=_name(names, lt["winner"])),
                 _clip(_trick_text(lt["plays"], names)),
             )
         )
@@ -377,9 +377,9 @@ def settlement_text(settlement: Settlement, names: list[str]) -> str:
     for i in order:
         medal = "🏆 " if ranks[i] == 1 else ""
         line = f"{ranks[i]}. {medal}" + _(
-            "**{name}** — {points} points · exact bids {exact}/{rounds}",
+            "**{name}** — {points} · exact bids {exact}/{rounds}",
             name=_name(names, i),
-            points=totals[i],
+            points=_n("{n} point", "{n} points", totals[i]),
             exact=exact[i],
             rounds=rounds,
         )
