@@ -1,9 +1,11 @@
-"""Ledger commands: balances, history, leaderboards (stakes, wins, rating), profiles, the CSV export, admin
-adjustments, season close and the per-guild roles (``/tavolo config``).
+"""Ledger commands: balances, history, settling up and payments, leaderboards (stakes, wins, rating), profiles, the
+CSV export, admin adjustments, season close and the per-guild settings (``/tavolo config``: roles, pictures,
+language, money value).
 
-Tables book settlements; this cog only reads the ledger, except for two audited admin actions that append
-entries or close a season (never edits or deletes). It also keeps the OpenSkill ratings current: after every
-update that booked settlements it asks :class:`~bot.ratings.Ratings` to fold in whatever is new.
+Tables book settlements; this cog only reads the ledger, except for audited actions that append entries (an
+admin's adjustment or payment, a payment both sides agreed on) or close a season (never edits or deletes). It
+also keeps the OpenSkill ratings current: after every update that booked settlements it asks
+:class:`~bot.ratings.Ratings` to fold in whatever is new.
 
 Admin = Manage Server, or the guild's configured admin role.
 """
@@ -25,7 +27,10 @@ from bot.games import registry
 from bot.i18n import N_, _, _n, _p, num, signed, using
 from bot.i18n import names as ui
 from bot.ledger import HistoryRow, Ledger, LedgerRefusal
-from bot.ledger.texts import amount_text, currency_name
+from bot.ledger.money import MoneySettings, MoneyValue
+from bot.ledger.payments import MAX_AMOUNT, Payment, PaymentExpired, Payments
+from bot.ledger.settlement import settle
+from bot.ledger.texts import amount_text, currency_name, units_text
 from bot.ratings import Profile, Ratings
 from bot.render.errors import error_text
 from bot.services import services_of
@@ -70,6 +75,11 @@ def _date(when: datetime) -> str:
     return f"<t:{int(when.timestamp())}:d>"
 
 
+def _relative(when: datetime) -> str:
+    """A moment Discord shows relative to each reader's clock ("in 23 hours")."""
+    return f"<t:{int(when.timestamp())}:R>"
+
+
 def _dec(x: float) -> str:
     """A rating figure with one decimal, in the locale's digits."""
     return num(round(x, 1))
@@ -89,6 +99,13 @@ def _history_line(row: HistoryRow) -> str:
                 when=when, amounts=amounts, who=_user(row.actor_id), reason=row.reason,
             )  # fmt: skip
         return _("{when} adjustment {amounts}: {reason}", when=when, amounts=amounts, reason=row.reason)
+    if row.kind == "payment":
+        who = _user(row.counterparty_id) if row.counterparty_id else "?"
+        if sum(row.amounts.values()) > 0:  # the payer's balance went up
+            line = _("{when} payment to {who}: {amounts}", when=when, who=who, amounts=amounts)
+        else:
+            line = _("{when} payment from {who}: {amounts}", when=when, who=who, amounts=amounts)
+        return f"{line} — {row.reason}" if row.reason else line
     game = _game(row.game) if row.game else "?"
     table = str(row.table_id)
     if row.hand_index is not None:
@@ -97,6 +114,22 @@ def _history_line(row: HistoryRow) -> str:
             when=when, game=game, table=table, hand=row.hand_index + 1, amounts=amounts,
         )  # fmt: skip
     return _("{when} {game} table #{table}: {amounts}", when=when, game=game, table=table, amounts=amounts)
+
+
+def _with_money(text: str, amount: int, currency: str, money: MoneyValue) -> str:
+    """``text`` followed by what ``amount`` units are worth, when the server set a value."""
+    worth = money.text(amount, currency)
+    return _("{units} ({money})", units=text, money=worth) if worth is not None else text
+
+
+def _unit_values(money: MoneyValue) -> str:
+    """``1 stake = 1,50 €; 1 point = 0,01 €`` in the current locale, or that no value is set."""
+    parts = [
+        _("{unit} = {money}", unit=units_text(1, cur), money=money.text(1, cur))
+        for cur in ("stake", "resto", "point")
+        if money.of(1, cur) is not None
+    ]
+    return "; ".join(parts) if parts else _("not set (units only)")
 
 
 class LedgerCog(commands.Cog, name="Ledger"):
@@ -114,13 +147,28 @@ class LedgerCog(commands.Cog, name="Ledger"):
         self.ledger = ledger
         self.ratings = ratings or Ratings(ledger.db)
         self.settings = settings or GuildSettings(ledger.db)
+        self._payments: Payments | None = None
+        self._money: MoneySettings | None = None
         self._sync_task: asyncio.Task[None] | None = None
         self._sync_dirty = False
         self._closed = False
 
+    @property
+    def payments(self) -> Payments:
+        if self._payments is None:
+            self._payments = Payments(self.ledger)
+        return self._payments
+
+    @property
+    def money(self) -> MoneySettings:
+        """The server's money values (made on first use: one cache per cog)."""
+        if self._money is None:
+            self._money = MoneySettings(self.ledger.db)
+        return self._money
+
     async def cog_load(self) -> None:
         _CONFIRM["cog"] = self
-        self.bot.add_dynamic_items(SeasonCloseButton)
+        self.bot.add_dynamic_items(SeasonCloseButton, PaymentButton)
         tables = getattr(self.bot, "tables", None)
         if tables is not None:
             tables.listeners.append(self.on_table_update)
@@ -151,8 +199,12 @@ class LedgerCog(commands.Cog, name="Ledger"):
         except LedgerRefusal as e:
             await self._refuse(interaction, e)
             return
+        money = await self.money.get(interaction.guild_id)
         with using(await reader_locale(self.bot, interaction)):
-            lines = [f"**{currency_name(cur)}**: {signed(value)}" for cur, value in totals.items()]
+            lines = [
+                f"**{currency_name(cur)}**: " + _with_money(signed(value), value, cur, money)
+                for cur, value in totals.items()
+            ]
             embed = discord.Embed(
                 title=_("Balance of {name}", name=target.display_name), description="\n".join(lines), colour=0xF1C40F
             )
@@ -182,6 +234,186 @@ class LedgerCog(commands.Cog, name="Ledger"):
             title = _("History of {name}", name=target.display_name)
         embed = discord.Embed(title=title, description=text[:4096], colour=0xF1C40F)
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # ============================================================== settling up and payments
+    async def _name(self, guild: discord.Guild | None, guild_id: int, user_id: int) -> str:
+        """A player's display name: the member's, else the name they last played under, else a mention."""
+        member = guild.get_member(user_id) if guild is not None else None
+        if member is not None:
+            return member.display_name
+        return await self.ledger.player_name(guild_id, user_id) or _user(user_id)
+
+    @ledger_group.command(name="settle", description="Who pays whom: the fewest payments that clear the balances")
+    @app_commands.describe(currency="Which currency (default: stakes)", season="Current season (default) or a number")
+    @app_commands.choices(currency=CURRENCY_CHOICES)
+    async def settle_up(
+        self, interaction: discord.Interaction[Any], currency: str = "stake", season: str = "current"
+    ) -> None:
+        assert interaction.guild_id is not None
+        spec: Any = int(season) if season.strip().isdigit() else season.strip().lower()
+        try:
+            balances = await self.ledger.balances(interaction.guild_id, currency, season=spec)
+        except LedgerRefusal as e:
+            await self._refuse(interaction, e)
+            return
+        result = settle(balances)
+        money = await self.money.get(interaction.guild_id)
+        names = {u: await self._name(interaction.guild, interaction.guild_id, u) for u in balances}
+        with using(await reader_locale(self.bot, interaction)):
+            lines = [
+                _(
+                    "**{payer}** → **{payee}** {amount}",
+                    payer=names[t.payer],
+                    payee=names[t.payee],
+                    amount=_with_money(units_text(t.amount, currency), t.amount, currency, money),
+                )
+                for t in result.transfers
+            ]
+            if result.unmatched:
+                left = _with_money(units_text(abs(result.unmatched), currency), abs(result.unmatched), currency, money)
+                lines.append(
+                    _("Owed to players by nobody here (won from computer players or adjustments): {units}", units=left)
+                    if result.unmatched > 0
+                    else _(
+                        "Owed by players to nobody here (lost to computer players or adjustments): {units}", units=left
+                    )
+                )
+            if not result.transfers:
+                lines.insert(0, _("Nothing to settle: nobody owes anybody here."))
+            text = "\n".join(lines)
+            title = _("Settling up: {currency}", currency=currency_name(currency))
+            footer = _(
+                "A payment made? Record it with `{command}`; the other player confirms it.",
+                command=ui.command("ledger paid"),
+            )
+        embed = discord.Embed(title=title, description=text[:4096], colour=0xF1C40F)
+        embed.set_footer(text=footer)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @ledger_group.command(name="paid", description="Record a payment between you and another player (they confirm)")
+    @app_commands.describe(
+        user="Who you paid, or who paid you", amount="How many units", currency="Which currency (default: stakes)"
+    )
+    @app_commands.choices(currency=CURRENCY_CHOICES)
+    async def paid(
+        self,
+        interaction: discord.Interaction[Any],
+        user: discord.User,
+        amount: app_commands.Range[int, 1, MAX_AMOUNT],
+        currency: str = "stake",
+    ) -> None:
+        assert interaction.guild_id is not None
+        try:
+            p = await self.payments.propose(
+                interaction.guild_id, interaction.user.id, user.id, amount, currency, other_is_bot=user.bot
+            )
+        except LedgerRefusal as e:
+            await self._refuse(interaction, e)
+            return
+        text, view = await self._proposal(interaction, p)
+        await interaction.response.send_message(
+            text, view=view, allowed_mentions=discord.AllowedMentions(users=[discord.Object(p.confirmer_id)])
+        )
+
+    async def _proposal(self, interaction: discord.Interaction[Any], p: Payment) -> tuple[str, discord.ui.View]:
+        """The public proposal with its two persistent buttons, in the channel's language."""
+        assert interaction.guild_id is not None
+        money = await self.money.get(interaction.guild_id)
+        with using(await channel_locale(self.bot, interaction.guild_id, interaction)):
+            text = _(
+                "💸 {proposer}: {payer} paid {payee} {amount}. {confirmer}, is that right? (until {deadline})",
+                proposer=_user(p.proposer_id), payer=_user(p.payer_id), payee=_user(p.payee_id),
+                amount=_with_money(units_text(p.amount, p.currency), p.amount, p.currency, money),
+                confirmer=_user(p.confirmer_id), deadline=_relative(p.expires_at),
+            )  # fmt: skip
+            view = discord.ui.View(timeout=None)
+            view.add_item(PaymentButton.make(p.id, "ok"))
+            view.add_item(PaymentButton.make(p.id, "no"))
+        return text, view
+
+    async def _settled_text(self, guild_id: int, p: Payment, interaction: discord.Interaction[Any]) -> str:
+        money = await self.money.get(guild_id)
+        with using(await channel_locale(self.bot, guild_id, interaction)):
+            amount = _with_money(units_text(p.amount, p.currency), p.amount, p.currency, money)
+            if p.state == "confirmed":
+                return _("✅ {payer} paid {payee} {amount} (confirmed by {who}).", payer=_user(p.payer_id),
+                         payee=_user(p.payee_id), amount=amount, who=_user(p.decided_by or 0))  # fmt: skip
+            if p.state == "declined":
+                return _("❌ {who} declined: {payer} paid {payee} {amount}. Nothing was recorded.",
+                         who=_user(p.decided_by or 0), payer=_user(p.payer_id), payee=_user(p.payee_id),
+                         amount=amount)  # fmt: skip
+            return _("⌛ Expired: {payer} paid {payee} {amount}. Nothing was recorded.", payer=_user(p.payer_id),
+                     payee=_user(p.payee_id), amount=amount)  # fmt: skip
+
+    async def answer_payment(self, interaction: discord.Interaction[Any], payment_id: int, action: str) -> None:
+        """A click on a proposal's *confirm* or *decline*."""
+        if interaction.guild_id is None:
+            return
+        guild_id = interaction.guild_id
+        try:
+            if action == "ok":
+                p = await self.payments.get(payment_id)
+                names = {}
+                if p is not None:
+                    names = {u: await self._name(interaction.guild, guild_id, u) for u in (p.payer_id, p.payee_id)}
+                done = await self.payments.confirm(payment_id, interaction.user.id, guild_id=guild_id, names=names)
+                if not done.booked:
+                    await self._private(interaction, N_("This payment is already confirmed and recorded."))
+                    return
+                result = done.payment
+            else:
+                result = await self.payments.decline(payment_id, interaction.user.id, guild_id=guild_id)
+        except LedgerRefusal as e:
+            await self._refuse(interaction, e)
+            if isinstance(e, PaymentExpired):  # the proposal is closed now: say so on the message too
+                stale = await self.payments.get(payment_id)
+                if stale is not None and interaction.message is not None:
+                    await interaction.message.edit(
+                        content=await self._settled_text(guild_id, stale, interaction), view=None,
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )  # fmt: skip
+            return
+        await interaction.response.edit_message(
+            content=await self._settled_text(guild_id, result, interaction), view=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )  # fmt: skip
+
+    @ledger_group.command(name="payment", description="Admins: record a payment between two players, with a reason")
+    @app_commands.describe(
+        payer="Who paid", payee="Who was paid", amount="How many units", reason="Why (kept in the ledger and export)",
+        currency="Which currency (default: stakes)",
+    )  # fmt: skip
+    @app_commands.choices(currency=CURRENCY_CHOICES)
+    async def record_payment(
+        self,
+        interaction: discord.Interaction[Any],
+        payer: discord.User,
+        payee: discord.User,
+        amount: app_commands.Range[int, 1, MAX_AMOUNT],
+        reason: app_commands.Range[str, 3, 500],
+        currency: str = "stake",
+    ) -> None:
+        assert interaction.guild_id is not None
+        if not await self.is_admin(interaction):
+            await self._private(interaction, N_("Only server managers or the ledger admin role can do that."))
+            return
+        try:
+            p = await self.payments.record(
+                interaction.guild_id, interaction.user.id, (payer.id, payer.display_name),
+                (payee.id, payee.display_name), amount, reason, currency, bot_involved=payer.bot or payee.bot,
+            )  # fmt: skip
+        except LedgerRefusal as e:
+            await self._refuse(interaction, e)
+            return
+        money = await self.money.get(interaction.guild_id)
+        with using(await channel_locale(self.bot, interaction.guild_id, interaction)):
+            text = _(
+                "Recorded payment #{id}: {payer} paid {payee} {amount}, by {admin} — {reason}",
+                id=str(p.id), payer=_user(payer.id), payee=_user(payee.id),
+                amount=_with_money(units_text(amount, currency), amount, currency, money),
+                admin=_user(interaction.user.id), reason=reason,
+            )  # fmt: skip
+        await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
 
     @ledger_group.command(name="export", description="Server managers: download this server's ledger as CSV")
     @app_commands.default_permissions(manage_guild=True)
@@ -396,6 +628,10 @@ class LedgerCog(commands.Cog, name="Ledger"):
         clear="Remove both roles first",
         images="Card pictures in table messages and hands (off: text-only messages; players may choose their own)",
         language="The language of this server's channel messages (automatic: the server's Discord language)",
+        money_currency="The money the ledger's units are worth: an ISO 4217 code (EUR, USD, KRW…)",
+        stake_value="What one stake is worth in that money (e.g. 1.50; 0 removes it)",
+        resto_value="What one resto is worth in that money (e.g. 0.50; 0 removes it)",
+        point_value="What one point is worth in that money (e.g. 0.01; 0 removes it)",
     )  # fmt: skip
     @app_commands.choices(language=LANGUAGE_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
@@ -407,12 +643,27 @@ class LedgerCog(commands.Cog, name="Ledger"):
         clear: bool = False,
         images: Literal["on", "off"] | None = None,
         language: app_commands.Choice[str] | None = None,
+        money_currency: app_commands.Range[str, 3, 3] | None = None,
+        stake_value: app_commands.Range[str, 1, 20] | None = None,
+        resto_value: app_commands.Range[str, 1, 20] | None = None,
+        point_value: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
         assert interaction.guild_id is not None
         perms = interaction.permissions
         if not perms.manage_guild:
             await self._private(interaction, N_("Only server managers can change the settings."))
             return
+        values = {u: v for u, v in (("stake", stake_value), ("resto", resto_value), ("point", point_value)) if v}
+        if money_currency is not None or values:
+            try:  # first: a refused value changes none of the other settings
+                money = await self.money.set(
+                    interaction.guild_id, interaction.user.id, currency=money_currency, values=values
+                )
+            except LedgerRefusal as e:
+                await self._refuse(interaction, e)
+                return
+        else:
+            money = await self.money.get(interaction.guild_id)
         if images is not None:
             await self.settings.set_images(interaction.guild_id, interaction.user.id, images == "on")
         language_note = await set_channel_language(self.bot, interaction, language.value) if language else None
@@ -429,6 +680,7 @@ class LedgerCog(commands.Cog, name="Ledger"):
             pics = _("text only") if cfg.images is False else _p("pictures", "on")
             text = _("Tournament organisers: {org}. Ledger admins: {adm}. Card pictures: {pics}.", org=org, adm=adm,
                      pics=pics)  # fmt: skip
+            text += "\n" + _("Money value: {values}.", values=_unit_values(money))
         await interaction.response.send_message(text, ephemeral=True)
         if language_note is not None:
             await interaction.followup.send(language_note, ephemeral=True)
@@ -495,6 +747,44 @@ class SeasonCloseButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
             await interaction.response.send_message(text, ephemeral=True)
             return
         await cog.confirm_season_close(interaction, self.guild_id)
+
+
+class PaymentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tv:pay:(?P<a>ok|no):(?P<p>\d+)"):
+    """*Confirm* / *decline* on a payment proposal (a persistent custom id: it works after a restart; the proposal
+    and its deadline are in the database)."""
+
+    def __init__(self, item: discord.ui.Button[Any], payment_id: int, action: str) -> None:
+        super().__init__(item)
+        self.payment_id = payment_id
+        self.action = action
+
+    @classmethod
+    def make(cls, payment_id: int, action: str) -> PaymentButton:
+        # (made inside the channel's locale: the labels are the channel's)
+        if action == "ok":
+            label, style = _("Confirm"), discord.ButtonStyle.success
+        else:
+            label, style = _("Decline"), discord.ButtonStyle.secondary
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label, style=style, custom_id=f"tv:pay:{action}:{payment_id}"
+        )
+        return cls(button, payment_id, action)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PaymentButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(item, int(match["p"]), match["a"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = _CONFIRM.get("cog")
+        if cog is None:
+            with using(interaction.locale):
+                text = _("Tavolo is starting up; try again.")
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        await cog.answer_payment(interaction, self.payment_id, self.action)
 
 
 def _contract_word(word: str) -> str:

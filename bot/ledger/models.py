@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 #: Kinds a settlement may be booked as (``entries.kind`` also allows ``adjustment``, which only
-#: :meth:`Ledger.adjust` writes).
+#: :meth:`Ledger.adjust` writes, and ``payment``, which only :meth:`Ledger.book_payment` writes).
 BOOKABLE_KINDS = ("hand", "game", "tournament")
 
 #: ``"current"`` (the open season), ``"all"`` (every season), or a season *number* (1, 2, ...).
@@ -103,6 +103,9 @@ class HistoryRow:
     summary: Mapping[str, Any] = field(default_factory=dict)
     actor_id: int | None = None
     reason: str | None = None
+    #: a ``payment``: its id and the other side (the payee when the amount is positive, else the payer)
+    payment_id: int | None = None
+    counterparty_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

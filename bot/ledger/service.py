@@ -565,6 +565,96 @@ class Ledger:
             await add_totals(conn, [(guild_id, season_id, currency, "", user_id, amount, 0, 0)])
         return int(rows[0][0])
 
+    async def book_payment(
+        self,
+        conn: Connection,
+        *,
+        payment_id: int,
+        guild_id: int,
+        season_id: int,
+        currency: str,
+        payer: tuple[int, str | None],
+        payee: tuple[int, str | None],
+        amount: int,
+        actor_id: int,
+        reason: str | None = None,
+    ) -> bool:
+        """Book payment ``payment_id`` inside the caller's ``db.transaction()``: one ``payment`` entry per side
+        (payer ``+amount``, payee ``-amount``) in ``season_id``, and their totals. ``payer``/``payee`` are
+        ``(user id, name)``.
+
+        The payment id is the idempotency key (a unique index on ``(payment_id, user_id)``): booking it again
+        inserts nothing and returns ``False``, so a double click, a second process or a retry books it once."""
+        if not self.db.is_writer(conn):
+            raise RuntimeError("Ledger.book_payment() must be called inside `async with db.transaction() as conn`")
+        _check_id("payment_id", payment_id)
+        _check_id("actor_id", actor_id)
+        _check_currency(currency)
+        if not _is_int(amount) or amount <= 0:
+            raise ValueError(f"a payment is a positive amount, got {amount!r}")
+        (payer_id, payer_name), (payee_id, payee_name) = payer, payee
+        _check_id("payer", payer_id)
+        _check_id("payee", payee_id)
+        if payer_id == payee_id:
+            raise ValueError("a payment needs two different players")
+        now = _now_text(self._clock())
+        side = "(NULL, ?, ?, ?, 0, ?, ?, ?, 'payment', ?, ?, ?, ?)"
+        params = [
+            (guild_id, season_id, uid, name, currency, amt, actor_id, reason, now, payment_id)
+            for uid, name, amt in ((payer_id, payer_name, amount), (payee_id, payee_name, -amount))
+        ]
+        rows = list(
+            await conn.execute_fetchall(
+                "INSERT INTO entries (settlement_id, guild_id, season_id, user_id, is_bot, player_name, currency,"
+                f" amount, kind, actor_id, reason, created_at, payment_id) VALUES {side}, {side}"
+                " ON CONFLICT DO NOTHING RETURNING id",
+                (*params[0], *params[1]),
+            )
+        )
+        if not rows:
+            return False
+        if len(rows) != 2:  # one side booked before and not the other: impossible, both go in one statement
+            raise RuntimeError(f"payment {payment_id} was half booked")
+        # (currency, user) order, as every totals upsert, so concurrent writers lock rows in one order
+        await add_totals(
+            conn,
+            sorted(
+                [(guild_id, season_id, currency, "", payer_id, amount, 0, 0),
+                 (guild_id, season_id, currency, "", payee_id, -amount, 0, 0)],
+                key=lambda r: r[4],
+            ),
+        )  # fmt: skip
+        return True
+
+    @staticmethod
+    async def season_balance(conn: Connection, guild_id: int, season_id: int, user_id: int, currency: str) -> int:
+        """A user's balance in one season and currency, read on ``conn`` (inside a transaction: its own writes
+        included), for checks that must not race with the write that follows."""
+        rows = list(
+            await conn.execute_fetchall(
+                "SELECT COALESCE(SUM(total), 0) FROM ledger_totals"
+                " WHERE guild_id = ? AND user_id = ? AND currency = ? AND season_id = ?",
+                (guild_id, user_id, currency, season_id),
+            )
+        )
+        return int(rows[0][0])
+
+    async def balances(self, guild_id: int, currency: str, season: SeasonSpec = "current") -> dict[int, int]:
+        """Every human's open balance in ``currency`` (zeros left out), ``{user id: total}``: what
+        ``/ledger settle`` turns into transfers. O(players) rows of ``ledger_totals``."""
+        _check_currency(currency)
+        async with self.db.reader() as conn:
+            season_ids = await self._season_ids(conn, guild_id, season)
+            if not season_ids:
+                return {}
+            seasons_sql, season_params = _season_filter(guild_id, season_ids)
+            rows = await conn.execute_fetchall(
+                "SELECT user_id, SUM(total) FROM ledger_totals"
+                f" WHERE guild_id = ? AND season_id {seasons_sql} AND currency = ? GROUP BY user_id",
+                (guild_id, *season_params, currency),
+            )
+        return {int(uid): int(total) for uid, total in rows if int(total)}
+
     # -- reading ---------------------------------------------------------------------------------------
     async def balance(
         self,
@@ -612,7 +702,7 @@ class Ledger:
             while len(groups) <= limit:
                 rows = await conn.execute_fetchall(
                     "SELECT id, settlement_id, season_id, seat, game, currency, amount, kind, actor_id,"
-                    " reason, created_at FROM entries"
+                    " reason, created_at, payment_id FROM entries"
                     " WHERE guild_id = ? AND user_id = ? AND is_bot = 0 AND id < ? ORDER BY id DESC LIMIT ?",
                     (guild_id, user_id, cursor_id, chunk),
                 )
@@ -645,13 +735,25 @@ class Ledger:
                 int(r[0]): int(r[1])
                 for r in await conn.execute_fetchall("SELECT id, number FROM seasons WHERE guild_id = ?", (guild_id,))
             }
-        return [self._history_row(g, settlements, season_numbers) for g in groups]
+            # a payment's other side: the other entry of the same payment
+            pids = sorted({g[0]["payment_id"] for g in groups if g[0]["payment_id"] is not None})
+            others: dict[int, int] = {}
+            for i in range(0, len(pids), _IN_CHUNK):
+                part = pids[i : i + _IN_CHUNK]
+                for pid, uid in await conn.execute_fetchall(
+                    f"SELECT payment_id, user_id FROM entries WHERE payment_id IN ({','.join('?' * len(part))})"
+                    " AND guild_id = ? AND user_id <> ?",
+                    (*part, guild_id, user_id),
+                ):
+                    others[int(pid)] = int(uid)
+        return [self._history_row(g, settlements, season_numbers, others) for g in groups]
 
     @staticmethod
     def _history_row(
         group: list[Any],
         settlements: Mapping[int, Any],
         season_numbers: Mapping[int, int],
+        others: Mapping[int, int],
     ) -> HistoryRow:
         amounts: dict[str, int] = {}
         for r in group:
@@ -673,6 +775,8 @@ class Ledger:
             summary=json.loads(st["summary_json"]) if st else {},
             actor_id=first["actor_id"],
             reason=first["reason"],
+            payment_id=first["payment_id"],
+            counterparty_id=others.get(first["payment_id"]) if first["payment_id"] is not None else None,
         )
 
     async def leaderboard(
@@ -873,6 +977,7 @@ class Ledger:
     EXPORT_COLUMNS = (
         "entry_id", "created_at", "season", "settlement_key", "game", "table_id", "hand_index", "kind",
         "user_id", "is_bot", "player_name", "seat", "currency", "amount", "played", "won", "actor_id", "reason",
+        "payment_id",
     )  # fmt: skip
 
     async def export_csv(self, guild_id: int, *, season: SeasonSpec = "all") -> str:
@@ -896,7 +1001,7 @@ class Ledger:
             cur = await conn.execute(
                 "SELECT e.id, e.created_at, se.number, st.key, e.game, st.table_id, st.hand_index, e.kind,"
                 " e.user_id, e.is_bot, e.player_name, e.seat, e.currency, e.amount, e.played, e.won, e.actor_id,"
-                " e.reason FROM entries e JOIN seasons se ON se.id = e.season_id"
+                " e.reason, e.payment_id FROM entries e JOIN seasons se ON se.id = e.season_id"
                 f" LEFT JOIN settlements st ON st.id = e.settlement_id WHERE e.guild_id = ?{season_filter}"
                 " ORDER BY e.id",
                 (guild_id, *params),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.i18n import _n, _p, signed
 
-__all__ = ["amount_text", "currency_name"]
+__all__ = ["amount_text", "currency_name", "units_text"]
 
 
 def amount_text(value: int, currency: str, *, sign_points: bool = False) -> str:
@@ -31,3 +31,14 @@ def currency_name(currency: str) -> str:
     if currency == "point":
         return _p("currency", "point")
     return currency
+
+
+def units_text(n: int, currency: str) -> str:
+    """A count of units, unsigned, with the plural the count takes: ``1 stake``, ``20 stakes``, ``5 resti``."""
+    if currency == "stake":
+        return _n("{n} stake", "{n} stakes", n)
+    if currency == "resto":
+        return _n("{n} resto", "{n} resti", n)
+    if currency == "point":
+        return _n("{n} point", "{n} points", n)
+    return f"{n} {currency}"
