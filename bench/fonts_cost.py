@@ -3,7 +3,8 @@
 Each measurement runs in a new interpreter (nothing cached: fonts not yet opened, character maps not read), after
 the usual start-up work (``prepare()`` draws the card sprites; one PNG saved loads Pillow's plugins), so it is the first picture a restarted bot draws:
 once with Latin names only, once with names in every script (which opens the CJK font). ``--code DIR`` measures
-another checkout's code (e.g. the commit before the fonts) with this interpreter, to compare.
+another checkout's code (e.g. the commit before the fonts) with this interpreter, to compare. Times are the
+process's CPU time, so other work on the machine does not inflate them.
 
     .venv/bin/python bench/fonts_cost.py [--runs 5] [--code /path/to/other/checkout]
 """
@@ -30,12 +31,12 @@ prepare()
 Image.new("RGB", (8, 8)).save(io.BytesIO(), "PNG")  # Pillow's plugins load on the first save: not the fonts' cost
 names = json.loads(sys.argv[1])
 seats = [SeatInfo(n, f"{i} / {i + 1}", active=i == 2) for i, n in enumerate(names)]
-t = time.perf_counter()
+t = time.process_time()
 render_table("french", seats, [(0, "AS"), (1, "KH")], centre_text="7♠", cache=None)
-first = time.perf_counter() - t
-t = time.perf_counter()
+first = time.process_time() - t
+t = time.process_time()
 render_table("french", seats, [(0, "AS"), (1, "KH")], centre_text="7♠", cache=None)
-print(json.dumps([first * 1000, (time.perf_counter() - t) * 1000]))
+print(json.dumps([first * 1000, (time.process_time() - t) * 1000]))
 """
 
 

@@ -28,21 +28,17 @@ ELLIPSIS = "\u2026"
 
 def _robot(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
     """A robot's head (the computer players' 🤖): antenna, rounded head, two eyes, a mouth."""
-    grey, dark, eye = (176, 186, 200), (70, 78, 92), (120, 220, 255)
-    w = s * 0.8
-    d.line((cx, cy - s * 0.42, cx, cy - s * 0.28), fill=dark, width=max(1, round(s * 0.06)))
-    d.ellipse((cx - s * 0.07, cy - s * 0.5, cx + s * 0.07, cy - s * 0.36), fill=eye)
+    grey, dark, eye = (184, 194, 208), (64, 72, 86), (110, 214, 255)
+    w, lw = s * 0.94, max(1, round(s * 0.05))
+    d.line((cx, cy - s * 0.4, cx, cy - s * 0.2), fill=dark, width=max(1, round(s * 0.07)))
+    d.ellipse((cx - s * 0.09, cy - s * 0.5, cx + s * 0.09, cy - s * 0.32), fill=eye, outline=dark, width=lw)
     d.rounded_rectangle(
-        (cx - w / 2, cy - s * 0.28, cx + w / 2, cy + s * 0.4),
-        radius=s * 0.14,
-        fill=grey,
-        outline=dark,
-        width=max(1, round(s * 0.05)),
+        (cx - w / 2, cy - s * 0.22, cx + w / 2, cy + s * 0.46), radius=s * 0.16, fill=grey, outline=dark, width=lw
     )
-    r = s * 0.1
+    r = s * 0.12
     for ex in (cx - w * 0.22, cx + w * 0.22):
-        d.ellipse((ex - r, cy - s * 0.06 - r, ex + r, cy - s * 0.06 + r), fill=eye, outline=dark)
-    d.rectangle((cx - w * 0.25, cy + s * 0.18, cx + w * 0.25, cy + s * 0.24), fill=dark)
+        d.ellipse((ex - r, cy + s * 0.04 - r, ex + r, cy + s * 0.04 + r), fill=eye, outline=dark, width=lw)
+    d.rectangle((cx - w * 0.24, cy + s * 0.27, cx + w * 0.24, cy + s * 0.34), fill=dark)
 
 
 # symbol character -> a drawing function (d, cx, cy, size) in a size x size box
