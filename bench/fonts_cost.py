@@ -1,10 +1,10 @@
 """What the name fonts cost: their size on disk, and the first table picture's time in a fresh process.
 
-Each measurement runs in a new interpreter (nothing cached: fonts not yet opened, character maps not read), after
-the usual start-up work (``prepare()`` draws the card sprites; one PNG saved loads Pillow's plugins), so it is the first picture a restarted bot draws:
-once with Latin names only, once with names in every script (which opens the CJK font). ``--code DIR`` measures
-another checkout's code (e.g. the commit before the fonts) with this interpreter, to compare. Times are the
-process's CPU time, so other work on the machine does not inflate them.
+Each measurement runs in a new interpreter (no font opened, no character map read yet), after the usual start-up
+work (``prepare()`` draws the card sprites; one PNG saved loads Pillow's plugins), so it is the first picture a
+restarted bot draws: once with Latin names only, once with names in five scripts (which opens the CJK font).
+``--code DIR`` measures another checkout's code (e.g. the commit before the fonts) with this interpreter, to
+compare. Times are the process's CPU time, so other work on the machine does not inflate them.
 
     .venv/bin/python bench/fonts_cost.py [--runs 5] [--code /path/to/other/checkout]
 """
