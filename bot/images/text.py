@@ -94,8 +94,8 @@ def _classify(g: str) -> Piece:
     core = "".join(c for c in g if c not in _JOINERS)
     if core in _SYMBOLS:
         return ("sym", core, -1)
-    if core == " ":
-        return ("font", " ", 0)
+    if core in ("", " "):
+        return ("font", core, 0)  # a stray joiner or selector alone has nothing to draw
     for form in (core, unicodedata.normalize("NFKC", core).strip()):
         if form:
             index = fonts.face_for(form)

@@ -144,6 +144,9 @@ def test_the_computer_players_robot_is_a_drawn_symbol() -> None:
 def test_invisible_format_characters_are_not_placeholders() -> None:
     assert text.sanitize("a\u200bb\u200ec\u00ad") == "abc"
     assert text.missing("Zoe\u0308") == [] and text.sanitize("Zoe\u0308") == "Zoë"
+    assert text.missing("\u200dAna\ufe0f") == [] and text.text_width("\u200dAna\ufe0f", 22) == text.text_width(
+        "Ana", 22
+    )
 
 
 def test_graphemes_keep_marks_jamo_and_emoji_sequences_together() -> None:
