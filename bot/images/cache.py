@@ -2,7 +2,8 @@
 
 The key is a SHA-256 of a canonical text of the render inputs (function name, deck, cards, ...), so equal
 inputs from different tables share one entry, and a key can also name the picture (e.g. an attachment's file
-name) without revealing its content.
+name) without revealing its content. The fonts' fingerprint is part of every key: pictures drawn with other
+fonts (an upgrade) get other keys, so an attachment named by an old key is never taken for a new picture.
 """
 
 from __future__ import annotations
@@ -13,10 +14,13 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.images import fonts
+
 
 def content_key(*parts: object) -> str:
-    """A stable hex key for ``parts``; sets and frozensets are sorted, so their iteration order cannot leak in."""
-    return hashlib.sha256(_canonical(parts).encode()).hexdigest()
+    """A stable hex key for ``parts`` and the fonts; sets and frozensets are sorted, so their iteration order
+    cannot leak in."""
+    return hashlib.sha256((fonts.fingerprint() + ":" + _canonical(parts)).encode()).hexdigest()
 
 
 def _canonical(v: object) -> str:

@@ -46,10 +46,10 @@ TRICK_HEIGHTS = tuple(sorted({v[0] for v in _LAYOUTS.values()}))
 class SeatInfo:
     """One seat as the table shows it.
 
-    ``name``: the player's display name (long names are cut with "..."); ``line``: a short, already
-    translated status such as a bid, contract or trick count (may contain suit symbols ``♠♥♦♣``); ``active``:
-    this seat is to act (gold plate); ``team``: an index into ``theme.TEAMS`` for a coloured band (partners,
-    declarer's side), ``None`` for none.
+    ``name``: the player's display name (a long name is cut by width with "…", never inside a grapheme);
+    ``line``: a short, already translated status such as a bid, contract or trick count (may contain suit
+    symbols ``♠♥♦♣``); ``active``: this seat is to act (gold plate); ``team``: an index into ``theme.TEAMS`` for
+    a coloured band (partners, declarer's side), ``None`` for none.
     """
 
     name: str
@@ -84,11 +84,10 @@ def _background() -> Image.Image:
 
 
 def plate_name(name: str, number: int) -> str:
-    """What a seat's plate can write of ``name``: the name, or ``#number`` when the bundled font (Latin only)
-    would drop most of its letters (a Korean or Russian name); the message's text names every seat in full."""
-    letters = sum(1 for c in name if c.isalpha())
-    kept = sum(1 for c in text.sanitize(name) if c.isalpha())
-    return name if letters == 0 or 2 * kept >= letters else f"#{number}"
+    """What a seat's plate writes for ``name``: the name itself (in any script the fonts have; characters they
+    lack as placeholder boxes), or ``#number`` when nothing of it can be drawn (an emoji-only or empty name);
+    the message's text beside the picture names every seat in full."""
+    return name if text.drawable(name) else f"#{number}"
 
 
 def _plate(img: Image.Image, centre: tuple[int, int], seat: SeatInfo, number: int) -> None:

@@ -1,10 +1,13 @@
-"""Text for the images: Pillow's bundled scalable font, suit symbols drawn as vector glyphs, safe fallbacks.
+"""Text for the images: Noto fonts with a per-character fallback chain, suit symbols drawn as vector glyphs.
 
-Only Pillow's own default font is used (``ImageFont.load_default(size=...)``, Pillow >= 10.1), so nothing is
-read from the system and every machine renders the same bytes. That font covers printable ASCII only, so
-:func:`sanitize` folds accented letters to their base letter (``é`` -> ``e``) and drops what it cannot show.
-Suit symbols inside a string (``♠♥♦♣``, and the Italian suit emoji the text renderer uses: 🪙🏆⚔️🪵, plus 🧙🃏🤡)
-are drawn as the same vector glyphs as on the cards, so a caller can pass ``bot.render.cards`` labels as they are.
+Names and labels are drawn with the fonts of :mod:`bot.images.fonts` (Noto Sans, Noto Sans Symbols 2 and
+Symbols, Noto Sans CJK KR; subsets shipped with Tavolo, so every machine renders the same bytes). A string is split into
+grapheme clusters (:mod:`bot.images.graphemes`); each is drawn in the first font that has all its characters,
+or, failing that, its compatibility form (``𝓙`` -> ``J``, ``Ⓐ`` -> ``A``); what no font has (emoji, rare
+scripts) is drawn as a visible placeholder box, never dropped. Suit symbols inside a string (``♠♥♦♣``, the
+Italian suit emoji the text renderer uses: 🪙🏆⚔️🪵, plus 🧙🃏🤡 and the computer players' 🤖) are drawn as
+vector glyphs like on the cards, so a caller can pass ``bot.render.cards`` labels as they are. The big card
+indices (:func:`glyph_mask`) keep Pillow's bundled font: they are part of the card art.
 """
 
 from __future__ import annotations
@@ -15,10 +18,28 @@ from collections.abc import Callable
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.images import glyphs
+from bot.images import fonts, glyphs
+from bot.images.graphemes import graphemes
 
 RGB = tuple[int, int, int]
 SS = 4  # symbols are drawn this many times larger, then downscaled (smooth edges)
+ELLIPSIS = "\u2026"
+
+
+def _robot(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
+    """A robot's head (the computer players' 🤖): antenna, rounded head, two eyes, a mouth."""
+    grey, dark, eye = (184, 194, 208), (64, 72, 86), (110, 214, 255)
+    w, lw = s * 0.94, max(1, round(s * 0.05))
+    d.line((cx, cy - s * 0.4, cx, cy - s * 0.2), fill=dark, width=max(1, round(s * 0.07)))
+    d.ellipse((cx - s * 0.09, cy - s * 0.5, cx + s * 0.09, cy - s * 0.32), fill=eye, outline=dark, width=lw)
+    d.rounded_rectangle(
+        (cx - w / 2, cy - s * 0.22, cx + w / 2, cy + s * 0.46), radius=s * 0.16, fill=grey, outline=dark, width=lw
+    )
+    r = s * 0.12
+    for ex in (cx - w * 0.22, cx + w * 0.22):
+        d.ellipse((ex - r, cy + s * 0.04 - r, ex + r, cy + s * 0.04 + r), fill=eye, outline=dark, width=lw)
+    d.rectangle((cx - w * 0.24, cy + s * 0.27, cx + w * 0.24, cy + s * 0.34), fill=dark)
+
 
 # symbol character -> a drawing function (d, cx, cy, size) in a size x size box
 _SYMBOLS: dict[str, Callable[[ImageDraw.ImageDraw, float, float, float], None]] = {
@@ -33,49 +54,83 @@ _SYMBOLS: dict[str, Callable[[ImageDraw.ImageDraw, float, float, float], None]] 
     "🧙": lambda d, x, y, s: glyphs.wizard_hat(d, x, y, s * 0.95, (92, 52, 160)),
     "🃏": lambda d, x, y, s: glyphs.jester_hat(d, x, y, s * 0.9, ((200, 40, 48), glyphs.GOLD)),
     "🤡": lambda d, x, y, s: glyphs.jester_hat(d, x, y, s * 0.9, ((40, 110, 190), glyphs.CUP_RED)),
+    "🤖": _robot,
 }
 # outline variants and the bare crossed-swords sign fold onto the symbols above
 _ALIASES = {"♤": "♠", "♧": "♣", "♡": "♥", "♢": "♦", "\u2694": "⚔"}
-_DROP = {"\ufe0f", "\ufe0e", "\u200d"}  # variation selectors and joiners around emoji
-_REPLACE = {"…": "...", "—": "-", "–": "-", "’": "'", "‘": "'", "“": '"', "”": '"', "·": "-", "×": "x"}
+# invisible characters that only steer an emoji's or a script's shaping: no glyph of their own
+_JOINERS = {"\u200d", "\u200c", *map(chr, range(0xFE00, 0xFE10))}
 
 
 @functools.lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled scalable font at ``size`` pixels (cached: loading it parses the font each time)."""
+    """Pillow's bundled scalable font at ``size`` pixels (the card indices' font; cached)."""
     return ImageFont.load_default(size=size)
 
 
-@functools.lru_cache(maxsize=1)
-def _notdef() -> bytes:
-    return bytes(font(24).getmask("\uffff"))
-
-
-@functools.lru_cache(maxsize=4096)
-def has_glyph(ch: str) -> bool:
-    """Whether the bundled font draws ``ch`` (a missing glyph renders as the .notdef box)."""
-    if ch == " ":
-        return True
-    return bytes(font(24).getmask(ch)) != _notdef()
-
-
 def sanitize(text: str) -> str:
-    """Text the font can draw: symbols kept, accents folded (é -> e), other unknown characters dropped."""
+    """``text`` ready to lay out: composed (NFC), suit variants folded, controls and invisible format characters
+    (bidi marks, zero-width spaces) removed, other whitespace as a space. Nothing visible is removed."""
     out: list[str] = []
-    for ch in text:
+    for ch in unicodedata.normalize("NFC", text):
         ch = _ALIASES.get(ch, ch)
-        if ch in _DROP:
-            continue
-        if ch in _SYMBOLS or has_glyph(ch):
-            out.append(ch)
-        elif ch in _REPLACE:
-            out.append(_REPLACE[ch])
-        elif ch.isspace():
+        cat = unicodedata.category(ch)
+        if ch.isspace():
             out.append(" ")
+        elif cat == "Cc" or (cat == "Cf" and ch not in _JOINERS and not 0xE0020 <= ord(ch) <= 0xE007F):
+            continue
         else:
-            base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
-            out.extend(c for c in base if c != ch and has_glyph(c))
+            out.append(ch)
     return "".join(out)
+
+
+# a piece of laid-out text: ("font", text, chain index) | ("sym", symbol, -1) | ("box", grapheme, -1)
+Piece = tuple[str, str, int]
+
+
+@functools.lru_cache(maxsize=8192)
+def _classify(g: str) -> Piece:
+    """How one grapheme is drawn: a vector symbol, text in a font of the chain, or the placeholder box."""
+    core = "".join(c for c in g if c not in _JOINERS)
+    if core in _SYMBOLS:
+        return ("sym", core, -1)
+    if core in ("", " "):
+        return ("font", core, 0)  # a stray joiner or selector alone has nothing to draw
+    for form in (core, unicodedata.normalize("NFKC", core).strip()):
+        if form:
+            index = fonts.face_for(form)
+            if index is not None:
+                return ("font", form, index)
+    return ("box", g, -1)
+
+
+@functools.lru_cache(maxsize=2048)
+def layout(text: str) -> tuple[Piece, ...]:
+    """A sanitized string as pieces to draw in order; neighbouring graphemes of one font share a piece."""
+    out: list[Piece] = []
+    for g in graphemes(text):
+        kind, s, index = _classify(g)
+        if kind == "font" and out and out[-1][0] == "font" and out[-1][2] == index:
+            out[-1] = ("font", out[-1][1] + s, index)
+        else:
+            out.append((kind, s, index))
+    return tuple(out)
+
+
+def has_glyph(ch: str) -> bool:
+    """Whether ``ch`` is drawn as itself (a font of the chain has it, or it is a vector symbol)."""
+    ch = _ALIASES.get(ch, ch)
+    return ch == " " or ch in _SYMBOLS or fonts.face_for(ch) is not None
+
+
+def missing(text: str) -> list[str]:
+    """The graphemes of ``text`` drawn as the placeholder box (no font has them)."""
+    return [s for kind, s, _ in layout(sanitize(text)) if kind == "box"]
+
+
+def drawable(text: str) -> bool:
+    """Whether anything of ``text`` is drawn as itself: a visible character that is not a placeholder box."""
+    return any(kind == "sym" or (kind == "font" and s.strip()) for kind, s, _ in layout(sanitize(text)))
 
 
 # on a dark background the black suits are drawn in the text colour and the red ones brighter
@@ -106,44 +161,39 @@ def symbol_image(ch: str, size: int, on_dark_fill: RGB | None = None) -> Image.I
     return big.resize((size, size), Image.Resampling.LANCZOS)
 
 
-def _runs(text: str) -> list[tuple[bool, str]]:
-    """Split into (is_symbol, text) runs."""
-    runs: list[tuple[bool, str]] = []
-    for ch in text:
-        sym = ch in _SYMBOLS
-        if runs and not sym and not runs[-1][0]:
-            runs[-1] = (False, runs[-1][1] + ch)
-        else:
-            runs.append((sym, ch))
-    return runs
-
-
 def _stroke(size: int, bold: bool) -> int:
-    # The bundled font has one (regular) weight; a stroke in the text colour makes a legible bold.
+    # a font without a bold file is made bold by a stroke in the text colour
     return max(1, size // 16) if bold else 0
 
 
+def _box_width(size: int) -> int:
+    return round(size * 0.62)
+
+
+def _piece_width(piece: Piece, size: int, bold: bool) -> int:
+    kind, s, index = piece
+    if kind == "sym":
+        return int(size * 1.05)
+    if kind == "box":
+        return _box_width(size)
+    sw = 0 if fonts.true_bold(index) else _stroke(size, bold)
+    return round(fonts.font(index, size, bold).getlength(s)) + 2 * sw
+
+
 def text_width(text: str, size: int, bold: bool = False) -> int:
-    """Pixel width of an already sanitized string drawn by :func:`draw_text`."""
-    f = font(size)
-    sw = _stroke(size, bold)
-    w = 0
-    for sym, run in _runs(text):
-        if sym:
-            w += int(size * 1.05)
-        else:
-            w += round(f.getlength(run)) + 2 * sw
-    return w
+    """Pixel width of a string drawn by :func:`draw_text` (sanitized first, as there)."""
+    return sum(_piece_width(p, size, bold) for p in layout(sanitize(text)))
 
 
 def fit(text: str, size: int, max_width: int, bold: bool = False) -> str:
-    """``text`` sanitized and, if too wide, cut with an ellipsis so it fits ``max_width``."""
+    """``text`` sanitized and, if too wide, cut after a whole grapheme with an ellipsis so it fits ``max_width``."""
     text = sanitize(text)
     if text_width(text, size, bold) <= max_width:
         return text
-    while text and text_width(text.rstrip() + "...", size, bold) > max_width:
-        text = text[:-1]
-    return text.rstrip() + "..." if text else ""
+    parts = graphemes(text)
+    while parts and text_width("".join(parts).rstrip() + ELLIPSIS, size, bold) > max_width:
+        parts.pop()
+    return "".join(parts).rstrip() + ELLIPSIS if parts else ""
 
 
 def draw_text(
@@ -156,29 +206,40 @@ def draw_text(
     bold: bool = False,
     anchor: str = "l",
 ) -> int:
-    """Draw sanitized ``text`` with its vertical middle at ``xy[1]``; ``anchor`` l / m / r places it horizontally.
+    """Draw ``text`` with its vertical middle at ``xy[1]``; ``anchor`` l / m / r places it horizontally.
 
-    Returns the drawn width. Symbols are pasted as small pre-rendered images at the font's cap height.
+    Returns the drawn width. Every font's run sits on the first font's baseline; symbols are pasted as small
+    pre-rendered images, characters no font has as an outlined box.
     """
-    text = sanitize(text)
-    width = text_width(text, size, bold)
+    pieces = layout(sanitize(text))
+    width = sum(_piece_width(p, size, bold) for p in pieces)
     x, y = xy
     if anchor == "m":
         x -= width // 2
     elif anchor == "r":
         x -= width
     d = ImageDraw.Draw(img)
-    f = font(size)
-    sw = _stroke(size, bold)
-    for sym, run in _runs(text):
-        if sym:
-            s = int(size * 0.95)
-            im = symbol_image(run, s, fill if _is_light(fill) else None)
-            img.paste(im, (x + int(size * 0.05), y - s // 2), im)
-            x += int(size * 1.05)
+    ascent, descent = fonts.font(0, size, bold).getmetrics()
+    baseline = y + (ascent - descent) / 2
+    for piece in pieces:
+        kind, s, index = piece
+        w = _piece_width(piece, size, bold)
+        if kind == "sym":
+            side = int(size * 0.95)
+            im = symbol_image(s, side, fill if _is_light(fill) else None)
+            img.paste(im, (x + int(size * 0.05), y - side // 2), im)
+        elif kind == "box":
+            # the placeholder: an outlined box the height of a capital, so the missing character shows
+            lw = max(1, size // 14)
+            top = round(baseline - size * 0.72)
+            d.rectangle(
+                (x + round(size * 0.08), top, x + w - round(size * 0.08), round(baseline)), outline=fill, width=lw
+            )
         else:
-            d.text((x + sw, y), run, font=f, fill=fill, anchor="lm", stroke_width=sw, stroke_fill=fill)
-            x += round(f.getlength(run)) + 2 * sw
+            sw = 0 if fonts.true_bold(index) else _stroke(size, bold)
+            f = fonts.font(index, size, bold)
+            d.text((x + sw, baseline), s, font=f, fill=fill, anchor="ls", stroke_width=sw, stroke_fill=fill)
+        x += w
     return width
 
 

@@ -205,14 +205,15 @@ def test_renderers_import_no_discord_or_asyncio() -> None:
     assert proc.stdout.strip() == here
 
 
-def test_a_name_the_font_cannot_write_becomes_the_seat_number() -> None:
-    """The bundled font writes Latin letters only: a Korean or Russian name would be dropped to nothing (or a
-    stray digit), so the plate shows the seat's number; Latin names, accented or not, stay."""
+def test_a_plate_writes_every_script_and_the_seat_number_only_for_nothing_drawable() -> None:
+    """The fonts write Korean, Russian and accented Latin names as they are; a name of which nothing can be
+    drawn (emoji only, blank) shows the seat's number (more in tests/images/test_names.py)."""
     from bot.images.table import plate_name
 
-    assert plate_name("김민수", 2) == "#2"
-    assert plate_name("Иван", 4) == "#4"
-    assert plate_name("🤖 컴퓨터 3", 5) == "#5"
+    assert plate_name("김민수", 2) == "김민수"
+    assert plate_name("Иван", 4) == "Иван"
+    assert plate_name("🤖 컴퓨터 3", 5) == "🤖 컴퓨터 3"
     assert plate_name("Zoë", 1) == "Zoë"
     assert plate_name("🤖 Computer 3", 5) == "🤖 Computer 3"
-    assert plate_name("Kim 김", 1) == "Kim 김"  # most of it can be written
+    assert plate_name("🎲🎲", 3) == "#3"
+    assert plate_name("  ", 6) == "#6"
