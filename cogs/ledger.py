@@ -24,7 +24,8 @@ from discord.ext import commands
 from bot.games import registry
 from bot.i18n import N_, _, _n, _p, num, signed, using
 from bot.i18n import names as ui
-from bot.ledger import HistoryRow, Ledger, LedgerRefusal
+from bot.ledger import HistoryRow, Ledger, LedgerRefusal, SeasonSpec
+from bot.ledger.chart import ChartData, load_chart
 from bot.ledger.texts import amount_text, currency_name
 from bot.ratings import Profile, Ratings
 from bot.render.errors import error_text
@@ -32,8 +33,10 @@ from bot.services import services_of
 from bot.tables.service import TableUpdate
 from bot.tournaments import GuildSettings
 
+from ._charts import LedgerPictures, send_picture_message
 from ._game import game_autocomplete, manages_or_has_role
 from ._locale import LANGUAGE_CHOICES, channel_locale, reader_locale, set_channel_language, set_reader_language
+from ._pictures import Pictures
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +102,54 @@ def _history_line(row: HistoryRow) -> str:
     return _("{when} {game} table #{table}: {amounts}", when=when, game=game, table=table, amounts=amounts)
 
 
+def parse_season(text: str) -> SeasonSpec:
+    """``current``, ``all`` or a season number, as typed (anything else: the ledger refuses it with a reason)."""
+    text = (text or "current").strip().lower()
+    if text.isdigit():
+        return int(text)
+    return text  # type: ignore[return-value]
+
+
+async def season_autocomplete(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    cog = _CONFIRM.get("cog")
+    numbers: list[int] = []
+    if cog is not None and interaction.guild_id is not None:
+        numbers = [s.number for s in await cog.ledger.seasons(interaction.guild_id)]
+    with using(interaction.locale):
+        options = [(_("current season"), "current"), (_("all seasons"), "all")]
+        options += [(_("season {n}", n=n), str(n)) for n in reversed(numbers)]
+    return [app_commands.Choice(name=n, value=v) for n, v in options if current.lower() in n.lower()][:25]
+
+
+def legend_line(name: str, final: int, currency: str) -> str:
+    return _("{name}: {amount}", name=name, amount=amount_text(final, currency, sign_points=True))
+
+
+def chart_text(data: ChartData) -> tuple[str, list[str]]:
+    """The chart's title and its text, from the same data as the picture: each player's balance at the end."""
+    what = _game(data.game) if data.game else _("all games")
+    if data.season == "current":
+        when = _("current season")
+    elif data.season == "all":
+        when = _("all seasons")
+    else:
+        when = _("season {n}", n=data.season)
+    title = _("Running balance — {what}, {when}", what=what, when=when)
+    lines = [
+        _n(
+            "{who}: {amount} after {n} entry",
+            "{who}: {amount} after {n} entries",
+            s.entries,
+            who=s.name,
+            amount=amount_text(s.final, data.currency, sign_points=True),
+        )
+        for s in data.series
+    ]
+    if data.empty:
+        lines = [_("Nothing settled yet.")]
+    return title, lines
+
+
 class LedgerCog(commands.Cog, name="Ledger"):
     ledger_group = app_commands.Group(
         name="ledger", description="Stakes, resti and scores kept by Tavolo", guild_only=True
@@ -108,12 +159,18 @@ class LedgerCog(commands.Cog, name="Ledger"):
     config_group = app_commands.Group(name="tavolo", description="Tavolo settings of this server", guild_only=True)
 
     def __init__(
-        self, bot: commands.Bot, ledger: Ledger, ratings: Ratings | None = None, settings: GuildSettings | None = None
+        self,
+        bot: commands.Bot,
+        ledger: Ledger,
+        ratings: Ratings | None = None,
+        settings: GuildSettings | None = None,
+        pictures: Pictures | None = None,
     ) -> None:
         self.bot = bot
         self.ledger = ledger
         self.ratings = ratings or Ratings(ledger.db)
         self.settings = settings or GuildSettings(ledger.db)
+        self.pictures = LedgerPictures(pictures or Pictures(self.settings, None, None, default=False))
         self._sync_task: asyncio.Task[None] | None = None
         self._sync_dirty = False
         self._closed = False
@@ -461,6 +518,64 @@ class LedgerCog(commands.Cog, name="Ledger"):
             except Exception:
                 log.exception("rating update failed")
 
+    # ============================================================== charts
+    @ledger_group.command(name="chart", description="Running balances over time: yours and the top players, or one")
+    @app_commands.describe(
+        user="Only this player (default: you and the top players)",
+        game="Only this game (default: all games, in stakes)",
+        season="current (default), all, or a season number",
+    )
+    @app_commands.autocomplete(game=game_autocomplete, season=season_autocomplete)
+    async def chart(
+        self,
+        interaction: discord.Interaction[Any],
+        user: discord.User | None = None,
+        game: str | None = None,
+        season: str = "current",
+    ) -> None:
+        assert interaction.guild_id is not None
+        guild_id = interaction.guild_id
+        if game is not None and not registry.exists(game):
+            names = ", ".join(f"`{g}`" for g in registry.ids())
+            await self._private(interaction, N_("Unknown game `{game}`; try {names}."), game=game, names=names)
+            return
+        currency = registry.get(game).currency if game is not None else "stake"
+        spec = parse_season(season)
+        names = {interaction.user.id: interaction.user.display_name}
+        if user is not None:
+            users = [user.id]
+            names[user.id] = user.display_name
+        else:
+            try:
+                top = await self.ledger.leaderboard(guild_id, game=game, currency=currency, season=spec, limit=5)
+            except LedgerRefusal as e:
+                await self._refuse(interaction, e)
+                return
+            users = [interaction.user.id, *(r.user_id for r in top)]
+        try:
+            data = await load_chart(
+                self.ledger, guild_id, users, currency=currency, game=game, season=spec, names=names
+            )
+        except LedgerRefusal as e:
+            await self._refuse(interaction, e)
+            return
+        # drawing may take longer than Discord's 3 s to answer (matplotlib's first import): answer now, post after
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = await reader_locale(self.bot, interaction)
+        with using(locale) as code:
+            title, lines = chart_text(data)
+            legend = [legend_line(s.name, s.final, data.currency) for s in data.series]
+            alt = _("Running balances over time")
+        picture = None
+        if not data.empty and await self.pictures.for_user(guild_id, interaction.user.id):
+            from bot.ledger.chart_render import render_chart  # matplotlib loads on the first chart, not at start
+
+            picture = await self.pictures.png(
+                "chart", (code, title, *legend, data.key()),
+                lambda: render_chart(data, locale=code, title=title, legend=legend),
+            )  # fmt: skip
+        await send_picture_message(interaction.followup.send, title, lines, picture=picture, alt=alt, ephemeral=True)
+
 
 _CONFIRM: dict[str, LedgerCog] = {}
 
@@ -556,4 +671,5 @@ def profile_fields(prof: Profile) -> list[tuple[str, str]]:
 
 async def setup(bot: commands.Bot) -> None:
     s = services_of(bot)
-    await bot.add_cog(LedgerCog(bot, s.ledger, s.ratings, s.guild_settings))
+    pictures = Pictures(s.guild_settings, s.preferences, s.pictures, default=s.images_default)
+    await bot.add_cog(LedgerCog(bot, s.ledger, s.ratings, s.guild_settings, pictures))

@@ -1,0 +1,70 @@
+"""Ledger pictures end to end: `/ledger chart`, `/leaderboard` and the season recap carry a PNG beside their text.
+
+Hands are booked straight into the bot's ledger (the games' own e2e tests cover booking through play); the
+commands then run through the fake Discord against the real bot, with pictures on and, for one, turned off.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from fakediscord import FakeDiscord
+from fakediscord import state as st
+from fakediscord.users import FakeUser
+
+from bot.ledger import SeatRef
+
+from .driver import start_bot, stop_bot
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+async def book_hands(bot: Any, guild: st.Guild, users: list[FakeUser], hands: int, seed: int = 5) -> None:
+    rng = random.Random(seed)
+    ledger = bot.services.ledger
+    for i in range(hands):
+        seats = rng.sample(users, 3)
+        stake = [rng.randint(-6, 6), rng.randint(-6, 6)]
+        await ledger.settle(
+            key=f"e2e:{i}", guild_id=guild.id, game="mighty", table_id=i, hand_index=0,
+            seats=[SeatRef(u.id, u.name) for u in seats], amounts={"stake": [*stake, -sum(stake)]},
+        )  # fmt: skip
+
+
+def picture_of(fake: FakeDiscord, message: st.Message, prefix: str) -> bytes:
+    """The one PNG a V2 message shows (gallery -> attachment -> uploaded bytes)."""
+    assert message.is_v2, message.text()
+    urls = message.media_urls()
+    assert len(urls) == 1 and urls[0].startswith(f"attachment://{prefix}-"), urls
+    attachment = message.attachment(urls[0].removeprefix("attachment://"))
+    assert attachment is not None and attachment["content_type"] == "image/png"
+    data = fake.world.files[attachment["id"]]
+    assert data.startswith(PNG)
+    return data
+
+
+async def test_ledger_chart_carries_a_picture_with_the_same_balances(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    users = [fake.add_user(n) for n in ("alice", "bruno", "carla", "dario")]
+    bot, task = await start_bot(fake, tmp_path / "t.db", dev_guild=guild.id, images=True)
+    try:
+        await book_hands(bot, guild, users, 30)
+        reply = await (await users[0].slash(channel, "ledger chart")).reply()
+        picture_of(fake, reply, "chart")
+        text = reply.text()
+        for u in users:
+            balance = (await bot.services.ledger.balance(guild.id, u.id, "stake"))["stake"]
+            assert f"{u.name}: {balance:+d} stake" in text, text
+        one = await (await users[1].slash(channel, "ledger chart", user=users[2], season="all")).reply()
+        picture_of(fake, one, "chart")
+        assert "carla" in one.text() and "alice" not in one.text()
+        # a player who turned pictures off gets the same text, no attachment
+        await (await users[3].slash(channel, "table images", mode="off")).reply()
+        plain = await (await users[3].slash(channel, "ledger chart")).reply()
+        assert not plain.media_urls() and "dario" in plain.text()
+    finally:
+        await stop_bot(bot, task)
