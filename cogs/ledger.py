@@ -24,10 +24,11 @@ from discord.ext import commands
 from bot.games import registry
 from bot.i18n import N_, _, _n, _p, num, signed, using
 from bot.i18n import names as ui
+from bot.images.standings import Rating, StandingRow, Standings, render_standings
 from bot.ledger import HistoryRow, Ledger, LedgerRefusal, SeasonSpec
-from bot.ledger.chart import ChartData, load_chart
+from bot.ledger.chart import ChartData, load_chart, recent_form
 from bot.ledger.texts import amount_text, currency_name
-from bot.ratings import Profile, Ratings
+from bot.ratings import Profile, RatingRow, Ratings
 from bot.render.errors import error_text
 from bot.services import services_of
 from bot.tables.service import TableUpdate
@@ -119,6 +120,27 @@ async def season_autocomplete(interaction: discord.Interaction[Any], current: st
         options = [(_("current season"), "current"), (_("all seasons"), "all")]
         options += [(_("season {n}", n=n), str(n)) for n in reversed(numbers)]
     return [app_commands.Choice(name=n, value=v) for n, v in options if current.lower() in n.lower()][:25]
+
+
+def standings_of(
+    title: str,
+    users: list[int],
+    names: dict[int, str],
+    totals: dict[int, int],
+    labels: dict[int, str],
+    ratings: dict[int, RatingRow],
+    form: dict[int, tuple[int, ...]],
+) -> Standings:
+    """The picture's rows, from the same numbers and labels as the text (in the current locale)."""
+    rows = []
+    for i, uid in enumerate(users):
+        r = ratings.get(uid)
+        rating = None
+        if r is not None:
+            rating = Rating(r.mu, r.sigma, _("{mu} ± {sigma}", mu=_dec(r.mu), sigma=_dec(r.sigma)))
+        rows.append(StandingRow(i + 1, names.get(uid, str(uid)), totals.get(uid, 0), labels.get(uid, ""), rating,
+                                form.get(uid, ())))  # fmt: skip
+    return Standings(title, tuple(rows))
 
 
 def legend_line(name: str, final: int, currency: str) -> str:
@@ -293,8 +315,20 @@ class LedgerCog(commands.Cog, name="Ledger"):
             except LedgerRefusal as e:
                 await self._refuse(interaction, e)
                 return
+        guild_id = interaction.guild_id
+        show = await self.pictures.for_guild(guild_id)
+        users = [r.user_id for r in rated] or [r.user_id for r in rows]
+        form = await recent_form(self.ledger, guild_id, users, currency=spec.currency, game=game) if show else {}
+        ratings = {r.user_id: r for r in rated}
+        if show and by != "rating":
+            for r in rows:
+                got = await self.ratings.get(guild_id, game, r.user_id)
+                if got is not None:
+                    ratings[r.user_id] = got
+        names = {r.user_id: r.name or str(r.user_id) for r in [*rated, *rows]}
+        totals = {r.user_id: r.total for r in rows}
         # a public reply: the channel's language
-        with using(await channel_locale(self.bot, interaction.guild_id, interaction)):
+        with using(await channel_locale(self.bot, guild_id, interaction)) as code:
             if by == "rating":
                 lines = [
                     _(
@@ -310,6 +344,7 @@ class LedgerCog(commands.Cog, name="Ledger"):
                     for i, r in enumerate(rated)
                 ]
                 title = _("{game} leaderboard — rating", game=_game(game))
+                labels = {r.user_id: _("rating {ordinal}", ordinal=_dec(r.ordinal)) for r in rated}
             else:
                 lines = [
                     _(
@@ -323,7 +358,14 @@ class LedgerCog(commands.Cog, name="Ledger"):
                     for i, r in enumerate(rows)
                 ]
                 title = _("{game} leaderboard", game=_game(game))
+                labels = {r.user_id: amount_text(r.total, spec.currency, sign_points=True) for r in rows}
             empty = _("Nobody has finished a game yet.")
+            board = standings_of(title, users, names, totals, labels, ratings, form)
+            alt = _("Standings: ranks, names, totals, ratings and recent form")
+        if show and board.rows:
+            picture = await self.pictures.png("standings", (code, board.key()), lambda: render_standings(board))
+            await send_picture_message(interaction.response.send_message, title, lines, picture=picture, alt=alt)
+            return
         embed = discord.Embed(title=title, description="\n".join(lines) or empty, colour=0xF1C40F)
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 

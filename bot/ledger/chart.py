@@ -17,7 +17,17 @@ from typing import Any
 from .models import SeasonSpec
 from .service import Ledger
 
-__all__ = ["MAX_POINTS", "MAX_SERIES", "ChartData", "Series", "downsample", "load_chart", "running"]
+__all__ = [
+    "FORM_LENGTH",
+    "MAX_POINTS",
+    "MAX_SERIES",
+    "ChartData",
+    "Series",
+    "downsample",
+    "load_chart",
+    "recent_form",
+    "running",
+]
 
 #: points drawn per player: more would not show on a 1000-pixel-wide picture
 MAX_POINTS = 400
@@ -158,3 +168,25 @@ def _bucket(first: str, last: str) -> int:
     if (b - a).days < MAX_POINTS:
         return 10
     return 7
+
+
+#: results in a standings sparkline
+FORM_LENGTH = 10
+
+
+async def recent_form(
+    ledger: Ledger, guild_id: int, user_ids: Sequence[int], *, currency: str, game: str | None = None
+) -> dict[int, tuple[int, ...]]:
+    """Each player's last :data:`FORM_LENGTH` settlement amounts in ``currency`` (optionally one game), oldest
+    first: a short walk back along ``entries_history`` (guild, user, id) per player, not a scan."""
+    game_filter = " AND game = ?" if game is not None else ""
+    out: dict[int, tuple[int, ...]] = {}
+    async with ledger.db.reader() as conn:
+        for uid in dict.fromkeys(user_ids):
+            rows = await conn.execute_fetchall(
+                "SELECT amount FROM entries WHERE guild_id = ? AND user_id = ? AND is_bot = 0 AND currency = ?"
+                f" AND settlement_id IS NOT NULL{game_filter} ORDER BY id DESC LIMIT ?",
+                (guild_id, uid, currency, *((game,) if game is not None else ()), FORM_LENGTH),
+            )
+            out[uid] = tuple(int(r[0]) for r in reversed(list(rows)))
+    return out

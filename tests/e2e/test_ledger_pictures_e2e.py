@@ -68,3 +68,29 @@ async def test_ledger_chart_carries_a_picture_with_the_same_balances(fake_discor
         assert not plain.media_urls() and "dario" in plain.text()
     finally:
         await stop_bot(bot, task)
+
+
+async def test_leaderboard_carries_a_standings_picture(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    users = [fake.add_user("alice", admin=True), *(fake.add_user(n) for n in ("bruno", "carla", "dario"))]
+    bot, task = await start_bot(fake, tmp_path / "t.db", dev_guild=guild.id, images=True)
+    try:
+        await book_hands(bot, guild, users, 20)
+        board = await (await users[0].slash(channel, "leaderboard", game="mighty")).reply()
+        picture_of(fake, board, "standings")
+        text = board.text()
+        assert "Mighty leaderboard" in text and not board.flags & 64
+        top = await bot.services.ledger.leaderboard(guild.id, game="mighty", limit=10)
+        for r in top:  # every row of the picture's data is in the text, in the same order
+            assert f"<@{r.user_id}>" in text and f"{r.total:+d} stake" in text
+        assert [text.index(f"<@{r.user_id}>") for r in top] == sorted(text.index(f"<@{r.user_id}>") for r in top)
+        rated = await (await users[1].slash(channel, "leaderboard", game="mighty", by="rating")).reply()
+        picture_of(fake, rated, "standings")
+        # the server turns pictures off: the same leaderboard as text only
+        await (await users[0].slash(channel, "tavolo config", images="off")).reply()
+        plain = await (await users[0].slash(channel, "leaderboard", game="mighty")).reply()
+        assert not plain.media_urls() and not plain.attachments and "Mighty leaderboard" in plain.text()
+    finally:
+        await stop_bot(bot, task)
