@@ -27,6 +27,7 @@ from bot.i18n import names as ui
 from bot.images.standings import Rating, StandingRow, Standings, render_standings
 from bot.ledger import HistoryRow, Ledger, LedgerRefusal, SeasonSpec
 from bot.ledger.chart import ChartData, load_chart, recent_form
+from bot.ledger.recap import Records, records, season_entries
 from bot.ledger.texts import amount_text, currency_name
 from bot.ratings import Profile, RatingRow, Ratings
 from bot.render.errors import error_text
@@ -141,6 +142,37 @@ def standings_of(
         rows.append(StandingRow(i + 1, names.get(uid, str(uid)), totals.get(uid, 0), labels.get(uid, ""), rating,
                                 form.get(uid, ())))  # fmt: skip
     return Standings(title, tuple(rows))
+
+
+def record_lines(r: Records) -> list[str]:
+    """The season's records as lines in the current locale (a record nobody set is left out)."""
+    out = []
+    if r.big_win is not None:
+        out.append(_("Biggest single-hand win: {who}, {amount} ({game}, {when})", who=r.big_win.name,
+                     amount=amount_text(r.big_win.amount, r.big_win.currency, sign_points=True),
+                     game=_game(r.big_win.game), when=_date(r.big_win.when)))  # fmt: skip
+    if r.streak is not None:
+        out.append(_n("Longest winning streak: {who}, {n} win in a row ({game})",
+                      "Longest winning streak: {who}, {n} wins in a row ({game})", r.streak.length,
+                      who=r.streak.name, game=_game(r.streak.game)))  # fmt: skip
+    if r.contracts is not None:
+        out.append(_n("Most contracts made: {who}, {made} of {n} declared",
+                      "Most contracts made: {who}, {made} of {n} declared", r.contracts.declared,
+                      who=r.contracts.name, made=r.contracts.made))  # fmt: skip
+    if r.accuracy is not None:
+        out.append(_n("Best bid accuracy: {who}, {exact} of {n} round exact ({rate}%)",
+                      "Best bid accuracy: {who}, {exact} of {n} rounds exact ({rate}%)", r.accuracy.rounds,
+                      who=r.accuracy.name, exact=r.accuracy.exact,
+                      rate=_pct(r.accuracy.exact / r.accuracy.rounds)))  # fmt: skip
+    if r.most_played is not None:
+        out.append(_n("Most-played game: {game}, {n} hand or game", "Most-played game: {game}, {n} hands or games",
+                      r.most_played.settlements, game=_game(r.most_played.game)))  # fmt: skip
+    if r.closest is not None:
+        out.append(_("Closest finish: {winner} ahead of {runner} by {amount} ({game}, table #{table})",
+                     winner=r.closest.winner, runner=r.closest.runner_up,
+                     amount=amount_text(r.closest.margin, r.closest.currency), game=_game(r.closest.game),
+                     table=str(r.closest.table_id)))  # fmt: skip
+    return out or [_("No records: nothing was played this season.")]
 
 
 def legend_line(name: str, final: int, currency: str) -> str:
@@ -471,6 +503,11 @@ class LedgerCog(commands.Cog, name="Ledger"):
         await self.bot.get_partial_messageable(interaction.channel_id).send(
             text, allowed_mentions=discord.AllowedMentions.none()
         )
+        # the season's recap: its table and records, one post in the channel's language
+        try:
+            await self.post_recap(guild_id, new.number - 1, interaction)
+        except Exception:
+            log.exception("season recap failed")  # the season is closed either way; /season recap posts it again
 
     @season_group.command(name="info", description="The seasons of this server")
     async def season_info(self, interaction: discord.Interaction[Any]) -> None:
@@ -559,6 +596,62 @@ class LedgerCog(commands.Cog, name="Ledger"):
                 await self.ratings.sync()
             except Exception:
                 log.exception("rating update failed")
+
+    # ============================================================== season recap
+    @season_group.command(name="recap", description="A season's table and records (default: the last closed one)")
+    @app_commands.describe(season="Season number (default: the last closed season, else the current one)")
+    async def season_recap(self, interaction: discord.Interaction[Any], season: int | None = None) -> None:
+        assert interaction.guild_id is not None
+        seasons = await self.ledger.seasons(interaction.guild_id)
+        if season is None:
+            closed = [s.number for s in seasons if not s.is_open]
+            season = closed[-1] if closed else (seasons[-1].number if seasons else 1)
+        if season not in {s.number for s in seasons}:
+            await self._private(interaction, N_("This server has no season {n}."), n=season)
+            return
+        await interaction.response.defer(thinking=True)
+        await self.post_recap(interaction.guild_id, season, interaction, send=interaction.followup.send)
+
+    async def post_recap(
+        self,
+        guild_id: int,
+        number: int,
+        interaction: discord.Interaction[Any],
+        send: Any = None,
+    ) -> None:
+        """Post season ``number``'s recap in the interaction's channel (or through ``send``)."""
+        board = await self.ledger.leaderboard(guild_id, currency="stake", season=number, limit=10)
+        entries = await season_entries(self.ledger, guild_id, number)
+        specs = list(registry.specs())
+        found = records(
+            entries,
+            currency_of={sp.id: sp.currency for sp in specs},
+            contract_paths={sp.id: sp.profile.contract_paths for sp in specs if sp.profile.contract_paths},
+            bid_games=[sp.id for sp in specs if sp.profile.bid_accuracy],
+        )
+        show = await self.pictures.for_guild(guild_id)
+        users = [r.user_id for r in board]
+        form = await recent_form(self.ledger, guild_id, users, currency="stake") if show else {}
+        with using(await channel_locale(self.bot, guild_id, interaction)) as code:
+            title = _("Season {n} recap", n=number)
+            labels = {r.user_id: amount_text(r.total, "stake", sign_points=True) for r in board}
+            names = {r.user_id: r.name or str(r.user_id) for r in board}
+            table = standings_of(title, users, names, {r.user_id: r.total for r in board}, labels, {}, form)
+            lines = [
+                _("{rank} {who} — {total} · {wins} · {played}", rank=f"{i + 1}.", who=_user(r.user_id),
+                  total=labels[r.user_id], wins=_n("{n} win", "{n} wins", r.wins),
+                  played=_n("{n} played", "{n} played", r.games))
+                for i, r in enumerate(board)
+            ] or [_("Nobody has finished a game yet.")]  # fmt: skip
+            lines += ["", "**" + _("Records") + "**", *record_lines(found)]
+            alt = _("Standings: ranks, names, totals, ratings and recent form")
+        picture = None
+        if show and table.rows:
+            picture = await self.pictures.png("recap", (code, table.key()), lambda: render_standings(table))
+        if send is None:
+            assert interaction.channel_id is not None
+            send = self.bot.get_partial_messageable(interaction.channel_id).send
+        await send_picture_message(send, title, lines, picture=picture, alt=alt)
 
     # ============================================================== charts
     @ledger_group.command(name="chart", description="Running balances over time: yours and the top players, or one")

@@ -94,3 +94,27 @@ async def test_leaderboard_carries_a_standings_picture(fake_discord: FakeDiscord
         assert not plain.media_urls() and not plain.attachments and "Mighty leaderboard" in plain.text()
     finally:
         await stop_bot(bot, task)
+
+
+async def test_season_close_posts_the_recap_and_recap_posts_it_again(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    users = [fake.add_user("alice", admin=True), *(fake.add_user(n) for n in ("bruno", "carla"))]
+    bot, task = await start_bot(fake, tmp_path / "t.db", dev_guild=guild.id, images=True)
+    try:
+        await book_hands(bot, guild, users, 12)
+        confirm = await (await users[0].slash(channel, "season close")).reply()
+        await (await users[0].click(confirm, label="Yes, close the season")).ack()
+        recap = await fake.wait_for_message(channel, lambda m: "Season 1 recap" in m.text())
+        picture_of(fake, recap, "recap")
+        text = recap.text()
+        assert "Records" in text and "Biggest single-hand win" in text and "Most-played game: Mighty, 12" in text
+        board = await bot.services.ledger.leaderboard(guild.id, currency="stake", season=1)
+        assert all(f"<@{r.user_id}>" in text and f"{r.total:+d} stake" in text for r in board)
+        again = await (await users[1].slash(channel, "season recap")).reply()
+        assert "Season 1 recap" in again.text() and again.text().split("Records")[1] == text.split("Records")[1]
+        refused = await (await users[1].slash(channel, "season recap", season=7)).reply()
+        assert "no season 7" in refused.text()
+    finally:
+        await stop_bot(bot, task)
