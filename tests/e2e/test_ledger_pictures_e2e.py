@@ -118,3 +118,52 @@ async def test_season_close_posts_the_recap_and_recap_posts_it_again(fake_discor
         assert "no season 7" in refused.text()
     finally:
         await stop_bot(bot, task)
+
+
+async def test_tournament_standings_and_podium_carry_pictures(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    import asyncio
+
+    from bot.client import COGS, TavoloBot
+    from bot.endpoints import apply_endpoints
+
+    from .driver import Player, play_until, quiesce, settings_for
+
+    fake = fake_discord
+    guild = fake.add_guild("Club")
+    channel = fake.add_channel(guild, "tournament")
+    users = [fake.add_user("alice", admin=True), *(fake.add_user(n) for n in ("bob", "carol"))]
+    settings = settings_for(fake, tmp_path / "t.db", guild.id, images=True)
+    apply_endpoints(settings.api_base, settings.gateway_url)
+    cogs = COGS if "cogs.tournament" in COGS else (*COGS, "cogs.tournament")
+    bot = TavoloBot(settings, edit_interval=0.05, cogs=cogs)
+    task = asyncio.create_task(bot.start(settings.token))
+    await fake.wait_for_commands("tournament", "leaderboard", "season", "ledger")
+    await fake.wait_until_ready()
+    try:
+        await (await users[0].slash(channel, "tournament create", game="wizard", rounds=1, hands_per_round=1)).reply()
+        signup = await fake.wait_for_message(channel, lambda m: any(b["label"] == "Join" for b in m.buttons()))
+        for u in users[1:]:
+            await (await u.click(signup, label="Join")).reply()
+        await fake.wait_for(lambda: "Players (3)" in fake.message(signup.id).text())
+        await (await users[0].click(signup, label="Start")).ack()
+        players = [Player(fake, u, random.Random(i)) for i, u in enumerate(users)]
+
+        def podium() -> st.Message | None:
+            return next((m for m in fake.channel_messages(channel) if "final podium" in m.text()), None)
+
+        await play_until(fake, players, lambda: podium() is not None, max_clicks=300)
+        await quiesce(bot)
+        await bot.get_cog("Tournament").outbox.drain()  # type: ignore[union-attr]
+        top = podium()
+        assert top is not None
+        picture_of(fake, top, "podium")
+        assert all(u.name in top.text() for u in users)
+        live = [m for m in fake.channel_messages(channel) if "— standings" in m.text()]
+        assert len(live) == 1 and "final" in live[0].text()
+        picture_of(fake, live[0], "standings")
+        mine = await (await users[1].slash(channel, "tournament standings")).reply()
+        picture_of(fake, mine, "standings")
+        assert all(u.name in mine.text() for u in users)
+    finally:
+        await bot.close()
+        await task
