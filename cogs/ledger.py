@@ -638,7 +638,7 @@ class LedgerCog(commands.Cog, name="Ledger"):
             names = {r.user_id: r.name or str(r.user_id) for r in board}
             table = standings_of(title, users, names, {r.user_id: r.total for r in board}, labels, {}, form)
             lines = [
-                _("{rank} {who} — {total} · {wins} · {played}", rank=f"{i + 1}.", who=_user(r.user_id),
+                _("{rank} {who} — {total} · {wins} · {played}", rank=str(i + 1) + ".", who=_user(r.user_id),
                   total=labels[r.user_id], wins=_n("{n} win", "{n} wins", r.wins),
                   played=_n("{n} played", "{n} played", r.games))
                 for i, r in enumerate(board)

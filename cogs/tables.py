@@ -31,6 +31,7 @@ from bot.games import registry
 from bot.i18n import N_, _, _n, using
 from bot.i18n import names as ui
 from bot.images.scene import HandScene, RevealScene, Scene, TableScene
+from bot.records.show import hint_text
 from bot.render.errors import error_text
 from bot.services import services_of
 from bot.tables import screens
@@ -130,6 +131,7 @@ class TablesCog(commands.Cog, name="Tables"):
             "again": self._again,
             "vote": self._vote,
             "back": self._back,
+            "hint": self._hint,
             "hand": self._hand,
             "act": self._choice,
             "pick": self._choice,
@@ -493,6 +495,8 @@ class TablesCog(commands.Cog, name="Tables"):
         )
 
         def extra() -> list[discord.ui.Item[Any]]:
+            if screen.hint:
+                return [TableButton.make(t.id, "hint", "💡 " + ui.label(ui.HINT), style=discord.ButtonStyle.secondary)]
             if not screen.away:
                 return []
             return [TableButton.make(t.id, "back", ui.label(ui.BACK), style=discord.ButtonStyle.primary)]
@@ -717,6 +721,16 @@ class TablesCog(commands.Cog, name="Tables"):
     async def _back(self, c: Click) -> None:
         await self.service.reclaim(c.tid, c.uid)
         await c.interaction.response.send_message(_(WELCOME_BACK), ephemeral=True)
+
+    async def _hint(self, c: Click) -> None:
+        """The strong computer's suggestion for the clicking player's seat, privately (``hints`` tables)."""
+        # a search takes a moment: acknowledge first (an interaction must be answered within 3 s)
+        await c.interaction.response.defer(ephemeral=True, thinking=True)
+        t, seat, found = await self.service.hint(c.tid, c.uid)
+        assert t.game is not None
+        # (on_component set the clicker's language; the panel gives the choices' own labels)
+        panel = registry.renderer(t.game_id).private_panel(t.game.view(seat), t.names)
+        await c.interaction.edit_original_response(content=hint_text(t.game_id, found, panel))
 
     async def _hand(self, c: Click) -> None:
         await self._show_hand(c.interaction, c.tid)

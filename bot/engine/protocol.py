@@ -124,6 +124,15 @@ class OptionSpec:
         return value
 
 
+#: a table option every game offers (the rules ignore it): a **Hint** button in each player's own controls
+HINTS = OptionSpec(
+    "hints",
+    False,
+    choices=(False, True),
+    help="A Hint button for every player: what the strong computer would do (default off)",
+)
+
+
 class Game(ABC):
     """Base class of every engine. Subclasses set the class attributes and implement the methods."""
 

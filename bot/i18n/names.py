@@ -17,6 +17,7 @@ from . import N_, SOURCE, _, _p, current
 __all__ = [
     "ADD_COMPUTER",
     "BACK",
+    "HINT",
     "JOIN",
     "LEAVE",
     "MY_HAND",
@@ -36,6 +37,7 @@ ADD_COMPUTER = N_("Add computer")
 MY_HAND = N_("My hand")
 BACK = N_("I'm back")
 VOTE = N_("Vote to stop")
+HINT = N_("Hint")
 
 
 def label(msgid: str) -> str:

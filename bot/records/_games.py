@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from bot.ai.base import Agent
+from bot.ai.hints import hint
 from bot.engine import cards as _cards
 from bot.engine import rng as _rng
 from bot.engine.errors import IllegalAction, InvalidOptions
@@ -22,6 +23,7 @@ from bot.render import cards as _render_cards
 from bot.render import errors as _render_errors
 
 __all__ = [
+    "Agent",
     "IllegalAction",
     "InvalidOptions",
     "Panel",
@@ -31,6 +33,7 @@ __all__ = [
     "engine_class",
     "error_text",
     "game_ids",
+    "hint",
     "make_agent",
     "notation",
     "option_defaults",

@@ -83,6 +83,10 @@ class Lines:
     end: int = 0  # the last line of the text
 
 
+#: the header tag listing the hints a table's players asked for: ``seat@action`` pairs (1-based), space-separated
+HINTS_TAG = "Hints"
+
+
 @dataclass(slots=True)
 class Record:
     """A game's recipe and declared outcome.

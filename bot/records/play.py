@@ -16,8 +16,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.ai.base import Agent
-from bot.ai.hints import hint
 from bot.engine.protocol import Action, Game
 
 from . import _games
@@ -155,7 +153,7 @@ class TerminalGame:
         self.agents = {s: _games.make_agent(game_id, level) for s in range(num_seats) if s != seat}
         #: show the strong player's hint before each decision (``?`` at the prompt asks for it anyway)
         self.hints = hints
-        self._adviser: Agent | None = None
+        self._adviser: _games.Agent | None = None
         self.log: list[tuple[int, Action]] = []
         self.narrator = Narrator(game_id, names)
         self._public_shown_at = -1  # len(log) when the public panel was last printed
@@ -243,7 +241,9 @@ class TerminalGame:
         seeded by the game's seed and the position, so the same position always gets the same hint."""
         if self._adviser is None:
             self._adviser = _games.make_agent(self.game_id, "strong")
-        found = hint(self.game, self.seat, self._adviser, _games.rng(self.seed, "hint", len(self.log)).getrandbits(64))
+        found = _games.hint(
+            self.game, self.seat, self._adviser, _games.rng(self.seed, "hint", len(self.log)).getrandbits(64)
+        )
         return hint_text(self.game_id, found, panel)
 
     def _list(self, options: Sequence[Option]) -> None:

@@ -15,6 +15,7 @@ from bot.engine.protocol import Action, Settlement, View
 from bot.i18n import _, _n, signed
 
 from . import _games
+from .model import HINTS_TAG
 from .notation import format_action
 from .replay import Replayed
 
@@ -172,16 +173,30 @@ def replay_text(replayed: Replayed, hand: int | None = None) -> Iterator[str]:
         yield _("(Hands 1 to {n} are replayed but not shown.)", n=hand)
     narrator = Narrator(rec.game, names)
     before = replayed.initial
-    for step in replayed.steps:
+    asked = hints_asked(rec.tags.get(HINTS_TAG, ""))
+    for i, step in enumerate(replayed.steps):
         if hand is not None and step.hand != hand:
             before = step.public
             continue
         if step.starts_hand:
             yield from narrator.hand_start(step.hand, before)
+        for seat in asked.get(i, ()):
+            yield _("💡 {name} asked for a hint.", name=_name(names, seat))
         yield from narrator.step(step.seat, step.action, before, step.public, step.settlements)
         before = step.public
     yield from narrator.unfinished()
     yield from result_lines(rec.game, replayed, names)
+
+
+def hints_asked(tag: str) -> dict[int, list[int]]:
+    """A ``[Hints "2@18 3@41"]`` tag as {0-based action index: [0-based seats]} (malformed pairs are skipped:
+    the tag is a note, not part of the game)."""
+    out: dict[int, list[int]] = {}
+    for pair in tag.split():
+        seat, _sep, action = pair.partition("@")
+        if seat.isdigit() and action.isdigit() and int(seat) > 0 and int(action) > 0:
+            out.setdefault(int(action) - 1, []).append(int(seat) - 1)
+    return out
 
 
 def action_label(game_id: str, action: Action, panel: _games.Panel | None = None) -> str:

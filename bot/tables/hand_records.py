@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.records.model import Record
+from bot.records.model import HINTS_TAG, Record
 from bot.records.pages import ReplayPage, finished_hands, replay_pages
 from bot.records.replay import record_from_log, replay
 
@@ -15,9 +15,12 @@ from .model import Table
 def record_of(t: Table, hand: int | None = None) -> Record:
     """The record of the whole table, or cut at ``hand`` (0-based)."""
     date = datetime.now(UTC).date().isoformat()
-    return record_from_log(
-        t.game_id, t.names, t.options, t.seed, t.log, hand=hand, date=date, tags={"Table": str(t.id)}
-    )
+    rec = record_from_log(t.game_id, t.names, t.options, t.seed, t.log, hand=hand, date=date, tags={"Table": str(t.id)})
+    # hints asked before an action of this record: "seat@action", both 1-based (docs/hand-records.md)
+    asked = [f"{s + 1}@{v + 1}" for v, s in t.hints_asked if v < len(rec.actions)]
+    if asked:
+        rec.tags[HINTS_TAG] = " ".join(asked)
+    return rec
 
 
 def hands_over(t: Table) -> list[int]:

@@ -62,6 +62,9 @@ class Table:
     stop_votes: set[int] = field(default_factory=set)  # humans who voted to stop the session
     stop_after_hand: bool = False  # finish when the current hand is settled
     open_records: bool = False  # every hand's cards may be replayed by anyone once the hand is over
+    #: hints asked (the ``hints`` option): (version, seat) — the action count then and who asked; the hand records
+    #: carry them, so a replay shows who was helped where
+    hints_asked: list[tuple[int, int]] = field(default_factory=list)
     # --- the turn timer (stored with the table, so a restart keeps the time a turn had left) ---
     deadline: float | None = None  # when the humans to move time out (wall clock, epoch seconds)
     reminded: bool = False  # the humans to move were reminded of this deadline (once per turn)
@@ -74,12 +77,14 @@ class Table:
             "stop_votes": sorted(self.stop_votes),
             "stop_after_hand": self.stop_after_hand,
             "open_records": self.open_records,
+            "hints_asked": [list(h) for h in self.hints_asked],
         }
 
     def load_state(self, d: dict[str, Any]) -> None:
         self.stop_votes = set(d.get("stop_votes", []))
         self.stop_after_hand = bool(d.get("stop_after_hand", False))
         self.open_records = bool(d.get("open_records", False))
+        self.hints_asked = [(int(v), int(s)) for v, s in d.get("hints_asked", [])]
 
     @property
     def version(self) -> int:

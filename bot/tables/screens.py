@@ -92,6 +92,8 @@ class SeatScreen:
     away: bool
     #: the seat's hand as a picture (``None``: no picture)
     picture: HandScene | None = None
+    #: offer the **Hint** button (the table's ``hints`` option, the seat to move with a real choice)
+    hint: bool = False
 
 
 def _title(t: Table) -> str:
@@ -110,6 +112,13 @@ def table_screen(t: Table) -> TableScreen:
     if away:
         playing = _("🤖 playing for: {names}", names=", ".join(away))
         panel.footer = (panel.footer + "\n" if panel.footer else "") + playing
+    if t.options.get("hints") and t.status == "running":
+        # everyone at the table knows that anyone may ask the computer (the lobby shows hints=True too)
+        note = _(
+            "💡 Hints are on: each player may ask what the strong computer would do (**{hint}**).",
+            hint=ui.label(ui.HINT),
+        )
+        panel.footer = (panel.footer + "\n" if panel.footer else "") + note
     if t.status != "running":
         closed = _p("table", "finished") if t.status == "finished" else _p("table", "cancelled")
         panel.title = f"{panel.title} — {closed}"
@@ -187,7 +196,8 @@ def seat_screen(t: Table, seat: int, forced: Action | None) -> SeatScreen:
     if picture is not None and (not panel.controls or away) and picture.legal is not None:
         # no card may be clicked now (forced, away, closed): the picture marks none as playable either
         picture = HandScene(picture.deck, picture.cards_shown, None, picture.groups)
-    return SeatScreen(fit(panel), legal, live, away, picture)
+    hint = bool(t.options.get("hints")) and live and not away and len(legal) > 1 and seat in game.to_move()
+    return SeatScreen(fit(panel), legal, live, away, picture, hint)
 
 
 def is_moving(t: Table, seat: int) -> bool:

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.ai.hints import Hint, hint
 from bot.db import Database
 from bot.engine.errors import EngineError, IllegalAction, InvalidOptions
 from bot.engine.protocol import Action, Game, Settlement, replay
@@ -447,6 +448,31 @@ class TableService:
         await self._notify(TableUpdate(t, "finished", notices=[Notice(N_("The host ended the session."))]))
         self._forget_if_closed(t)
         return t
+
+    async def hint(self, table_id: int, user_id: int) -> tuple[Table, int, Hint]:
+        """What the strong computer would do in the player's seat (the table's ``hints`` option): searched on a
+        deal re-dealt from that seat's view only (:mod:`bot.ai.hints`), off the event loop like a computer move.
+        The request is recorded with the table (its hand records name who asked where). Returns the table, the
+        seat and the hint."""
+        async with self.lock(table_id):
+            t = self.get(table_id)
+            if not t.options.get("hints"):
+                raise TableError(N_("Hints are off at this table."))
+            seat = t.seat_of(user_id)
+            if seat is None:
+                raise TableError(N_("You are not playing at this table."))
+            game = t.game
+            if t.status != "running" or game is None or seat not in game.to_move():
+                raise TableError(N_("A hint is for your turn."))
+            version = t.version
+            if (version, seat) not in t.hints_asked:
+                t.hints_asked.append((version, seat))
+                await self._save(t)
+            clone = game.clone()
+        strong = registry.make_agent(t.game_id, "strong")
+        seed = make_rng(t.seed, "hint", version, seat).getrandbits(64)
+        found: Hint = await self.agent_runner(hint, clone, seat, strong, seed)  # type: ignore[assignment]
+        return t, seat, found
 
     async def vote_stop(self, table_id: int, user_id: int) -> tuple[int, int]:
         """A player votes to stop an open-ended session; when every human has voted, the session ends

@@ -95,4 +95,28 @@ def test_the_terminal_answers_a_question_mark_with_a_hint() -> None:
         read=lambda _prompt: next(answers),
         hints=True,
     ).run()
-    assert sum(line.startswith("💡") for line in with_hints) >= 2  # the bid and the card
+    assert sum(line.startswith("💡") for line in with_hints) >= 1  # before the bid (a lone card is played at once)
+
+
+def test_a_replay_shows_who_asked_for_a_hint_and_where() -> None:
+    from bot.records import replay
+    from bot.records.format import format_record
+    from bot.records.parse import parse_record
+    from bot.records.replay import record_from_log
+    from bot.records.show import replay_text
+
+    game = registry.game_class("wizard")(3, {"rounds": "1"}, 4)  # type: ignore[call-arg]
+    log = []
+    while not game.is_over:
+        seat = game.to_move()[0]
+        action = game.legal_actions(seat)[0]
+        game.apply(seat, action)
+        log.append((seat, action))
+    rec = record_from_log("wizard", ["Ann", "Bob", "Cy"], {"rounds": "1"}, 4, log, tags={"Hints": "2@2"})
+    text = format_record(rec)
+    assert '[Hints "2@2"]' in text
+    lines = list(replay_text(replay(parse_record(text))))
+    asked = [i for i, line in enumerate(lines) if line == "💡 Bob asked for a hint."]
+    assert len(asked) == 1
+    # told just before the second action (Bob's), after the first one
+    assert any("Ann" in line for line in lines[: asked[0]])

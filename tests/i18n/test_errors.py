@@ -384,8 +384,8 @@ def _raise_in_wizard(game: Game) -> IllegalAction:
 def test_mighty_defenders_have_their_own_korean_word() -> None:
     """Korean Mighty players say 야당 for the defenders, Mediatore's panels 수비: one msgid per game."""
     with using("ko"):
-        assert _p("mighty", "You are a defender.") == "당신은 야당입니다."
-        assert _("You are a defender.") == "당신은 수비입니다."
+        assert _p("mighty", "You are a defender.") == "야당입니다."
+        assert _("You are a defender.") == "수비입니다."
     mighty = (ROOT / "bot" / "games" / registry.get(_game_with("Mighty")).id / "render.py").read_text()
     assert '_p("mighty", "You are a defender.")' in mighty
 

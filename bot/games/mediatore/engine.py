@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from bot.engine.cards import ITALIAN_40
 from bot.engine.errors import IllegalAction
-from bot.engine.protocol import Action, Game, GameResult, Move, OptionSpec, Settlement, View
+from bot.engine.protocol import HINTS, Action, Game, GameResult, Move, OptionSpec, Settlement, View
 from bot.engine.rng import make_rng, shuffled
 from bot.engine.sampling import NoConsistentDeal, deal_constrained
 from bot.engine.seats import Direction
@@ -133,6 +133,7 @@ class MediatoreGame(Game):
             choices=(True, False),
             help="Show every trick of the hand, not only the last one (default off)",
         ),
+        HINTS,
     )
 
     @classmethod

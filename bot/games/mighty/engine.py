@@ -34,7 +34,7 @@ from typing import Any, ClassVar, NamedTuple, Self
 
 from bot.engine.cards import FRENCH_52_JOKER, JOKER
 from bot.engine.errors import IllegalAction
-from bot.engine.protocol import Action, Game, GameResult, Move, OptionSpec, Settlement, View
+from bot.engine.protocol import HINTS, Action, Game, GameResult, Move, OptionSpec, Settlement, View
 from bot.engine.rng import make_rng, shuffled
 from bot.engine.sampling import deal_constrained
 from bot.engine.seats import Direction
@@ -221,6 +221,7 @@ class MightyGame(Game):
         _bool_opt("show_captured", True, "Show each player's captured point cards (default on)"),
         OptionSpec("stake", 1, lo=1, hi=1_000_000, help="Stake unit; every payment is multiplied by it (default 1)"),
         OptionSpec("hands", 0, lo=0, hi=10_000, help="Hands to play; 0 = until the host ends the session (default 0)"),
+        HINTS,
     )
 
     # ------------------------------------------------------------------------------------------------

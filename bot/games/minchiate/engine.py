@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Self
 
 from bot.engine.cards import MATTO, MINCHIATE_97
 from bot.engine.errors import IllegalAction
-from bot.engine.protocol import Action, CardIdMoves, GameResult, OptionSpec, Settlement, View
+from bot.engine.protocol import HINTS, Action, CardIdMoves, GameResult, OptionSpec, Settlement, View
 from bot.engine.rng import make_rng, shuffled
 from bot.engine.sampling import deal_constrained
 from bot.engine.seats import Direction
@@ -101,6 +101,7 @@ class MinchiateGame(CardIdMoves):
             "manual_cut", False, choices=(False, True), help="The cutter chooses how deep to cut (default: automatic)"
         ),
         OptionSpec("stake_per_resto", 0, lo=0, hi=1_000_000, help="Stake units per resto (default 0: resti only)"),
+        HINTS,
     )
 
     def __init__(self, num_seats: int, options: Mapping[str, Any] | None, seed: int) -> None:

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Self
 
 from bot.engine.cards import JESTERS, WIZARD_60, WIZARD_RANKS, WIZARD_SUITS, WIZARDS
 from bot.engine.errors import IllegalAction, InvalidOptions
-from bot.engine.protocol import Action, CardIdMoves, GameResult, OptionSpec, Settlement, View
+from bot.engine.protocol import HINTS, Action, CardIdMoves, GameResult, OptionSpec, Settlement, View
 from bot.engine.rng import make_rng
 from bot.engine.sampling import deal_constrained
 from bot.engine.seats import Direction
@@ -171,6 +171,7 @@ class WizardGame(CardIdMoves):
         ),
         # DECISION W-1: the engine takes the first dealer as an input; None (tables) = drawn with the seeded RNG
         OptionSpec("first_dealer", None, help="The seat that deals round 1 (default: drawn at random).", command=False),
+        HINTS,
     )
 
     # -- construction ----------------------------------------------------------------------------------
