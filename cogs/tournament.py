@@ -120,6 +120,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         # standings pictures: off unless the bot passes its picture settings (then the server's choice decides)
         self.pictures = LedgerPictures(pictures) if pictures is not None else None
         self.ratings = ratings
+        self._v2_standings: set[int] = set()  # tournaments whose standings message is a V2 layout now
         self.outbox = Outbox(edit_interval)
         self._loader: asyncio.Task[None] | None = None
         service.channel_factory = self._open_thread
@@ -372,24 +373,41 @@ class TournamentCog(commands.Cog, name="Tournament"):
             rows = await self.service.standings(t.id)
             board = await self._board(t, rows, embed.title or "")
             alt = _("Standings: ranks, names, totals, ratings and recent form")
+        lines = (embed.description or "").split("\n")
+        footer = embed.footer.text or ""
         if board is None or self.pictures is None:
-            await self._put(t, "standings", embed, None)
+            if t.id not in self._v2_standings:
+                await self._put(t, "standings", embed, None)
+                return
+            # a V2 message stays V2 (Discord refuses embeds on it): the same text, no picture
+            await self._put_layout(
+                t, picture_layout(embed.title or "", lines, picture=None, alt="", footer=footer), None
+            )
             return
         # the same text as the embed, in a V2 layout under the picture
         name, data = await self.pictures.png("standings", (code, board.key()), lambda: render_standings(board))
-        lines = (embed.description or "").split("\n")
-        msg = picture_layout(board.title, lines, picture=name, alt=alt, footer=embed.footer.text or "")
+        msg = picture_layout(board.title, lines, picture=name, alt=alt, footer=footer)
+        await self._put_layout(t, msg, (name, data))
+
+    async def _put_layout(self, t: Tournament, msg: Any, picture: tuple[str, bytes] | None) -> None:
+        """Edit (or post) the standings message as a V2 layout; ``picture`` replaces its attachment (None: none)."""
+        self._v2_standings.add(t.id)
         channel = self.bot.get_partial_messageable(t.channel_id)
         mid = t.messages.get("standings")
-        file = discord.File(io.BytesIO(data), filename=name)
+
+        def files() -> list[discord.File]:
+            return [discord.File(io.BytesIO(picture[1]), filename=picture[0])] if picture else []
+
         if mid is not None:
             try:
-                await channel.get_partial_message(mid).edit(content=None, embed=None, view=msg.view, attachments=[file])
+                await channel.get_partial_message(mid).edit(
+                    content=None, embed=None, view=msg.view, attachments=files()
+                )
                 return
             except discord.NotFound:
                 pass  # deleted: post a fresh one
-            file = discord.File(io.BytesIO(data), filename=name)
-        sent = await channel.send(view=msg.view, file=file)  # type: ignore[arg-type]
+        kw: dict[str, Any] = {"file": files()[0]} if picture else {}
+        sent = await channel.send(view=msg.view, **kw)
         t.messages["standings"] = sent.id
         await self.service.set_message(t.id, "standings", sent.id)
 
