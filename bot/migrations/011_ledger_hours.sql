@@ -1,7 +1,8 @@
 -- 011: the running-balance aggregate behind `/ledger chart`. One row per guild, currency, human player, season,
 -- game and UTC hour: the sum of their entries in that hour (`total`) and how many there were (`entries`).
 -- Adjustments (and any entry without a game) have game ''. A chart reads O(hours played) rows through the
--- primary key, however many entries the ledger holds, and adds them up in order.
+-- primary key, however many entries the ledger holds, and adds them up in order. Entries of 0 move no balance and
+-- are left out (`entries` counts the ones that did): a trigger costs per row, and many games book zeros.
 -- A trigger keeps it, in the same transaction as the entry, so it is the GROUP BY of `entries` at every commit
 -- whatever code inserts the entry (bookings, adjustments, payments). Computer players are left out, as in
 -- ledger_totals. A later migration that rebuilds `entries` must create the trigger again.
@@ -19,10 +20,10 @@ CREATE TABLE ledger_hours (
 
 INSERT INTO ledger_hours (guild_id, currency, user_id, season_id, game, hour, total, entries)
 SELECT guild_id, currency, user_id, season_id, COALESCE(game, ''), substr(created_at, 1, 13), SUM(amount), COUNT(*)
-FROM entries WHERE is_bot = 0
+FROM entries WHERE is_bot = 0 AND amount <> 0
 GROUP BY guild_id, currency, user_id, season_id, COALESCE(game, ''), substr(created_at, 1, 13);
 
-CREATE TRIGGER entries_hours AFTER INSERT ON entries WHEN NEW.is_bot = 0
+CREATE TRIGGER entries_hours AFTER INSERT ON entries WHEN NEW.is_bot = 0 AND NEW.amount <> 0
 BEGIN
     INSERT INTO ledger_hours (guild_id, currency, user_id, season_id, game, hour, total, entries)
     VALUES (NEW.guild_id, NEW.currency, NEW.user_id, NEW.season_id, COALESCE(NEW.game, ''),

@@ -22,7 +22,7 @@ G1, G2 = 1001, 2002
 USERS = [11, 22, 33, 44, 55, 66]
 CHECK = (
     "SELECT guild_id, currency, user_id, season_id, COALESCE(game, ''), substr(created_at, 1, 13), SUM(amount),"
-    " COUNT(*) FROM entries WHERE is_bot = 0"
+    " COUNT(*) FROM entries WHERE is_bot = 0 AND amount <> 0"
     " GROUP BY guild_id, currency, user_id, season_id, COALESCE(game, ''), substr(created_at, 1, 13)"
 )
 HOURS = "SELECT guild_id, currency, user_id, season_id, game, hour, total, entries FROM ledger_hours"
@@ -87,7 +87,8 @@ async def test_hours_are_the_group_by_of_entries_and_charts_end_at_balances(db: 
     # one game: the per-game leaderboard's totals (adjustments belong to no game)
     board = {r.user_id: r.total for r in await ledger.leaderboard(G1, game="wizard", season="all", limit=20)}
     data = await load_chart(ledger, G1, USERS, currency="stake", game="wizard", season="all")
-    assert {s.user_id: s.final for s in data.series if s.entries} == board
+    assert {s.user_id: s.final for s in data.series if s.user_id in board} == board
+    assert all(s.final == 0 for s in data.series if s.user_id not in board)
 
 
 async def test_an_unknown_player_and_an_empty_guild_chart_nothing(db: Database) -> None:

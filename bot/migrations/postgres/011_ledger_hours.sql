@@ -13,7 +13,7 @@ CREATE TABLE ledger_hours (
 
 INSERT INTO ledger_hours (guild_id, currency, user_id, season_id, game, hour, total, entries)
 SELECT guild_id, currency, user_id, season_id, COALESCE(game, ''), substr(created_at, 1, 13), SUM(amount), COUNT(*)
-FROM entries WHERE is_bot = 0
+FROM entries WHERE is_bot = 0 AND amount <> 0
 GROUP BY guild_id, currency, user_id, season_id, COALESCE(game, ''), substr(created_at, 1, 13);
 
 -- FOR EACH STATEMENT with a transition table: one upsert per booked settlement, not one per entry row.
@@ -21,7 +21,7 @@ CREATE FUNCTION tavolo_ledger_hours() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO ledger_hours AS h (guild_id, currency, user_id, season_id, game, hour, total, entries)
     SELECT guild_id, currency, user_id, season_id, COALESCE(game, ''), substr(created_at, 1, 13), SUM(amount), COUNT(*)
-    FROM new_entries WHERE is_bot = 0
+    FROM new_entries WHERE is_bot = 0 AND amount <> 0
     GROUP BY guild_id, currency, user_id, season_id, COALESCE(game, ''), substr(created_at, 1, 13)
     ORDER BY 1, 2, 3, 4, 5, 6
     ON CONFLICT (guild_id, currency, user_id, season_id, game, hour)
