@@ -1,13 +1,19 @@
-"""Regenerate the example pictures in docs/: a Mighty table (5 seats, a trick) and a Minchiate 21-card hand.
+"""Regenerate the example pictures in docs/: a Mighty table (5 seats, a trick), a Minchiate 21-card hand, a
+`/ledger chart` of a made-up season and a `/leaderboard` standings picture.
 
 .venv/bin/python bench/make_docs_images.py
 """
 
 from __future__ import annotations
 
+import itertools
+import random
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.images import SeatInfo, render_hand, render_table
+from bot.images.standings import Rating, StandingRow, Standings, render_standings
+from bot.ledger.chart import ChartData, Series, downsample
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
@@ -37,9 +43,54 @@ def minchiate_hand() -> bytes:
     return render_hand("minchiate97", hand, legal=legal, cache=None)
 
 
+PLAYERS = ("Minsu", "Alessandra", "Jae-won", "Chen", "Bartholomew")
+
+
+def _season() -> list[Series]:
+    """Three months of evening hands (seeded): each player's running balance, as the chart reads it."""
+    rng = random.Random(25)
+    start = datetime(2026, 9, 1, 20, tzinfo=UTC)
+    skill = (1.2, 0.4, 0.0, -0.5, -1.1)
+    series = []
+    for i, name in enumerate(PLAYERS):
+        balance, points = 0, []
+        for day in range(90):
+            if rng.random() < 0.45:
+                balance += round(rng.gauss(skill[i], 6))
+                points.append((start + timedelta(days=day), balance))
+        series.append(Series(i + 1, name, tuple(downsample(points)), balance, len(points)))
+    return series
+
+
+def ledger_chart() -> bytes:
+    from bot.ledger.chart_render import render_chart
+
+    data = ChartData(1, "stake", "mighty", 3, tuple(_season()))
+    legend = [f"{s.name}: {s.final:+d} stakes" for s in data.series]
+    return render_chart(data, locale="en", title="Running balance — Mighty, season 3", legend=legend)
+
+
+def standings() -> bytes:
+    ranked = sorted(_season(), key=lambda s: -s.final)
+    rng = random.Random(3)
+    rows = []
+    for rank, s in enumerate(ranked, start=1):
+        mu, sigma = 25 + s.final / 10, 2 + rng.random() * 4
+        last = [v for _, v in s.points[-11:]]
+        form = tuple(b - a for a, b in itertools.pairwise(last))
+        rating = Rating(mu, sigma, f"{mu:.1f} ± {sigma:.1f}")
+        rows.append(StandingRow(rank, s.name, s.final, f"{s.final:+d} stakes", rating, form))
+    return render_standings(Standings("Mighty leaderboard", tuple(rows)))
+
+
 def main() -> None:
     DOCS.mkdir(exist_ok=True)
-    for name, data in (("mighty-table.png", mighty_table()), ("minchiate-hand.png", minchiate_hand())):
+    for name, data in (
+        ("mighty-table.png", mighty_table()),
+        ("minchiate-hand.png", minchiate_hand()),
+        ("ledger-chart.png", ledger_chart()),
+        ("standings.png", standings()),
+    ):
         (DOCS / name).write_bytes(data)
         print(f"docs/{name}: {len(data) / 1024:.1f} KB")
 

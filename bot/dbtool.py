@@ -5,7 +5,8 @@ table of every migration is copied in foreign-key order inside one transaction o
 copy lands or nothing does. The target must be empty (no row in any table); a non-empty one is refused before
 anything is written. Afterwards the copy is verified: the row count of every table, and every balance (each
 guild, season, currency and player's sum of entries, humans and computers) read from both ends, as well as the
-maintained ``ledger_totals`` against the entries. Identity counters of the target are moved past the copied ids.
+maintained ``ledger_totals`` and the trigger-kept ``ledger_hours`` (not copied: the copied entries fill it) against
+the entries. Identity counters of the target are moved past the copied ids.
 
 Exit codes: 0 copied and verified, 1 verification failed (the target holds the copy; inspect it), 2 refused
 (bad arguments, non-empty target, unreadable source).
@@ -34,6 +35,15 @@ _TOTALS_CHECK = (
     " FROM entries WHERE is_bot = 0 GROUP BY guild_id, season_id, currency, COALESCE(game, ''), user_id"
 )
 _TOTALS = "SELECT guild_id, season_id, currency, game, user_id, total, games, wins FROM ledger_totals"
+#: Tables a trigger fills as their source rows are copied (migration 011: ``ledger_hours`` from ``entries``): not
+#: copied themselves (the rows would exist twice), checked against their source instead.
+DERIVED = ("ledger_hours",)
+_HOURS_CHECK = (
+    "SELECT guild_id, currency, user_id, season_id, COALESCE(game, ''), substr(created_at, 1, 13), SUM(amount),"
+    " COUNT(*) FROM entries WHERE is_bot = 0 AND amount <> 0"
+    " GROUP BY guild_id, currency, user_id, season_id, COALESCE(game, ''), substr(created_at, 1, 13)"
+)
+_HOURS = "SELECT guild_id, currency, user_id, season_id, game, hour, total, entries FROM ledger_hours"
 
 
 class CopyError(Exception):
@@ -112,6 +122,8 @@ async def _copy(src: Database, dst: Database, log: Any) -> dict[str, int]:
     copied: dict[str, int] = {}
     async with dst.transaction() as tx:
         for table, cols in src_tables.items():
+            if table in DERIVED:
+                continue
             cols = [c for c in cols if c in dst_tables[table]]
             n = 0
             # One read of the source in one snapshot, streamed in batches (a million entries never sit in memory
@@ -156,6 +168,10 @@ async def _verify(src: Database, dst: Database, copied: dict[str, int], log: Any
             check = sorted(tuple(r) for r in await dst.fetchall(_TOTALS_CHECK))
             if check != sorted(tuple(r) for r in await dst.fetchall(_TOTALS)):
                 problems.append("ledger_totals of the target do not match its entries")
+        if "ledger_hours" in await _tables(dst):
+            check = sorted(tuple(r) for r in await dst.fetchall(_HOURS_CHECK))
+            if check != sorted(tuple(r) for r in await dst.fetchall(_HOURS)):
+                problems.append("ledger_hours of the target do not match its entries")
     if problems:
         raise CopyError("verification failed: " + "; ".join(problems))
 

@@ -26,19 +26,24 @@ from discord.ext import commands
 from bot.games import registry
 from bot.i18n import N_, _, _n, _p, num, signed, using
 from bot.i18n import names as ui
-from bot.ledger import HistoryRow, Ledger, LedgerRefusal
+from bot.images.standings import Rating, StandingRow, Standings, render_standings
+from bot.ledger import HistoryRow, Ledger, LedgerRefusal, SeasonSpec
+from bot.ledger.chart import ChartData, load_chart, recent_form
 from bot.ledger.money import MoneySettings, MoneyValue
 from bot.ledger.payments import MAX_AMOUNT, Payment, PaymentExpired, Payments
+from bot.ledger.recap import Records, records, season_entries
 from bot.ledger.settlement import settle
 from bot.ledger.texts import amount_text, currency_name, units_text
-from bot.ratings import Profile, Ratings
+from bot.ratings import Profile, RatingRow, Ratings
 from bot.render.errors import error_text
 from bot.services import services_of
 from bot.tables.service import TableUpdate
 from bot.tournaments import GuildSettings
 
+from ._charts import LedgerPictures, send_picture_message
 from ._game import game_autocomplete, manages_or_has_role
 from ._locale import LANGUAGE_CHOICES, channel_locale, reader_locale, set_channel_language, set_reader_language
+from ._pictures import Pictures
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +135,104 @@ def _unit_values(money: MoneyValue) -> str:
         if money.of(1, cur) is not None
     ]
     return "; ".join(parts) if parts else _("not set (units only)")
+def parse_season(text: str) -> SeasonSpec:
+    """``current``, ``all`` or a season number, as typed (anything else: the ledger refuses it with a reason)."""
+    text = (text or "current").strip().lower()
+    if text.isdigit():
+        return int(text)
+    return text  # type: ignore[return-value]
+
+
+async def season_autocomplete(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    cog = _CONFIRM.get("cog")
+    numbers: list[int] = []
+    if cog is not None and interaction.guild_id is not None:
+        numbers = [s.number for s in await cog.ledger.seasons(interaction.guild_id)]
+    with using(interaction.locale):
+        options = [(_("current season"), "current"), (_("all seasons"), "all")]
+        options += [(_("season {n}", n=n), str(n)) for n in reversed(numbers)]
+    return [app_commands.Choice(name=n, value=v) for n, v in options if current.lower() in n.lower()][:25]
+
+
+def standings_of(
+    title: str,
+    users: list[int],
+    names: dict[int, str],
+    totals: dict[int, int],
+    labels: dict[int, str],
+    ratings: dict[int, RatingRow],
+    form: dict[int, tuple[int, ...]],
+) -> Standings:
+    """The picture's rows, from the same numbers and labels as the text (in the current locale)."""
+    rows = []
+    for i, uid in enumerate(users):
+        r = ratings.get(uid)
+        rating = None
+        if r is not None:
+            rating = Rating(r.mu, r.sigma, _("{mu} ± {sigma}", mu=_dec(r.mu), sigma=_dec(r.sigma)))
+        rows.append(StandingRow(i + 1, names.get(uid, str(uid)), totals.get(uid, 0), labels.get(uid, ""), rating,
+                                form.get(uid, ())))  # fmt: skip
+    return Standings(title, tuple(rows))
+
+
+def record_lines(r: Records) -> list[str]:
+    """The season's records as lines in the current locale (a record nobody set is left out)."""
+    out = []
+    if r.big_win is not None:
+        out.append(_("Biggest single-hand win: {who}, {amount} ({game}, {when})", who=r.big_win.name,
+                     amount=amount_text(r.big_win.amount, r.big_win.currency, sign_points=True),
+                     game=_game(r.big_win.game), when=_date(r.big_win.when)))  # fmt: skip
+    if r.streak is not None:
+        out.append(_n("Longest winning streak: {who}, {n} win in a row ({game})",
+                      "Longest winning streak: {who}, {n} wins in a row ({game})", r.streak.length,
+                      who=r.streak.name, game=_game(r.streak.game)))  # fmt: skip
+    if r.contracts is not None:
+        out.append(_n("Most contracts made: {who}, {made} of {n} declared",
+                      "Most contracts made: {who}, {made} of {n} declared", r.contracts.declared,
+                      who=r.contracts.name, made=r.contracts.made))  # fmt: skip
+    if r.accuracy is not None:
+        out.append(_n("Best bid accuracy: {who}, {exact} of {n} round exact ({rate}%)",
+                      "Best bid accuracy: {who}, {exact} of {n} rounds exact ({rate}%)", r.accuracy.rounds,
+                      who=r.accuracy.name, exact=r.accuracy.exact,
+                      rate=_pct(r.accuracy.exact / r.accuracy.rounds)))  # fmt: skip
+    if r.most_played is not None:
+        out.append(_n("Most-played game: {game}, {n} hand or game", "Most-played game: {game}, {n} hands or games",
+                      r.most_played.settlements, game=_game(r.most_played.game)))  # fmt: skip
+    if r.closest is not None:
+        out.append(_("Closest finish: {winner} ahead of {runner} by {amount} ({game}, table #{table})",
+                     winner=r.closest.winner, runner=r.closest.runner_up,
+                     amount=amount_text(r.closest.margin, r.closest.currency), game=_game(r.closest.game),
+                     table=str(r.closest.table_id)))  # fmt: skip
+    return out or [_("No records: nothing was played this season.")]
+
+
+def legend_line(name: str, final: int, currency: str) -> str:
+    return _("{name}: {amount}", name=name, amount=amount_text(final, currency, sign_points=True))
+
+
+def chart_text(data: ChartData) -> tuple[str, list[str]]:
+    """The chart's title and its text, from the same data as the picture: each player's balance at the end."""
+    what = _game(data.game) if data.game else _("all games")
+    if data.season == "current":
+        when = _("current season")
+    elif data.season == "all":
+        when = _("all seasons")
+    else:
+        when = _("season {n}", n=data.season)
+    title = _("Running balance — {what}, {when}", what=what, when=when)
+    lines = [
+        _n(
+            "{who}: {amount} after {n} entry",
+            "{who}: {amount} after {n} entries",
+            s.entries,
+            who=s.name,
+            amount=amount_text(s.final, data.currency, sign_points=True),
+        )
+        for s in data.series
+    ]
+    if data.empty:
+        lines = [_("Nothing settled yet.")]
+    return title, lines
 
 
 class LedgerCog(commands.Cog, name="Ledger"):
@@ -141,7 +244,12 @@ class LedgerCog(commands.Cog, name="Ledger"):
     config_group = app_commands.Group(name="tavolo", description="Tavolo settings of this server", guild_only=True)
 
     def __init__(
-        self, bot: commands.Bot, ledger: Ledger, ratings: Ratings | None = None, settings: GuildSettings | None = None
+        self,
+        bot: commands.Bot,
+        ledger: Ledger,
+        ratings: Ratings | None = None,
+        settings: GuildSettings | None = None,
+        pictures: Pictures | None = None,
     ) -> None:
         self.bot = bot
         self.ledger = ledger
@@ -149,6 +257,7 @@ class LedgerCog(commands.Cog, name="Ledger"):
         self.settings = settings or GuildSettings(ledger.db)
         self._payments: Payments | None = None
         self._money: MoneySettings | None = None
+        self.pictures = LedgerPictures(pictures or Pictures(self.settings, None, None, default=False))
         self._sync_task: asyncio.Task[None] | None = None
         self._sync_dirty = False
         self._closed = False
@@ -468,8 +577,20 @@ class LedgerCog(commands.Cog, name="Ledger"):
             except LedgerRefusal as e:
                 await self._refuse(interaction, e)
                 return
+        guild_id = interaction.guild_id
+        show = await self.pictures.for_guild(guild_id)
+        users = [r.user_id for r in rated] or [r.user_id for r in rows]
+        form = await recent_form(self.ledger, guild_id, users, currency=spec.currency, game=game) if show else {}
+        ratings = {r.user_id: r for r in rated}
+        if show and by != "rating":
+            for r in rows:
+                got = await self.ratings.get(guild_id, game, r.user_id)
+                if got is not None:
+                    ratings[r.user_id] = got
+        names = {r.user_id: r.name or str(r.user_id) for r in [*rated, *rows]}
+        totals = {r.user_id: r.total for r in rows}
         # a public reply: the channel's language
-        with using(await channel_locale(self.bot, interaction.guild_id, interaction)):
+        with using(await channel_locale(self.bot, guild_id, interaction)) as code:
             if by == "rating":
                 lines = [
                     _(
@@ -485,6 +606,7 @@ class LedgerCog(commands.Cog, name="Ledger"):
                     for i, r in enumerate(rated)
                 ]
                 title = _("{game} leaderboard — rating", game=_game(game))
+                labels = {r.user_id: _("rating {ordinal}", ordinal=_dec(r.ordinal)) for r in rated}
             else:
                 lines = [
                     _(
@@ -498,7 +620,14 @@ class LedgerCog(commands.Cog, name="Ledger"):
                     for i, r in enumerate(rows)
                 ]
                 title = _("{game} leaderboard", game=_game(game))
+                labels = {r.user_id: amount_text(r.total, spec.currency, sign_points=True) for r in rows}
             empty = _("Nobody has finished a game yet.")
+            board = standings_of(title, users, names, totals, labels, ratings, form)
+            alt = _("Standings: ranks, names, totals, ratings and recent form")
+        if show and board.rows:
+            picture = await self.pictures.png("standings", (code, board.key()), lambda: render_standings(board))
+            await send_picture_message(interaction.response.send_message, title, lines, picture=picture, alt=alt)
+            return
         embed = discord.Embed(title=title, description="\n".join(lines) or empty, colour=0xF1C40F)
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
@@ -604,6 +733,11 @@ class LedgerCog(commands.Cog, name="Ledger"):
         await self.bot.get_partial_messageable(interaction.channel_id).send(
             text, allowed_mentions=discord.AllowedMentions.none()
         )
+        # the season's recap: its table and records, one post in the channel's language
+        try:
+            await self.post_recap(guild_id, new.number - 1, interaction)
+        except Exception:
+            log.exception("season recap failed")  # the season is closed either way; /season recap posts it again
 
     @season_group.command(name="info", description="The seasons of this server")
     async def season_info(self, interaction: discord.Interaction[Any]) -> None:
@@ -712,6 +846,120 @@ class LedgerCog(commands.Cog, name="Ledger"):
                 await self.ratings.sync()
             except Exception:
                 log.exception("rating update failed")
+
+    # ============================================================== season recap
+    @season_group.command(name="recap", description="A season's table and records (default: the last closed one)")
+    @app_commands.describe(season="Season number (default: the last closed season, else the current one)")
+    async def season_recap(self, interaction: discord.Interaction[Any], season: int | None = None) -> None:
+        assert interaction.guild_id is not None
+        seasons = await self.ledger.seasons(interaction.guild_id)
+        if season is None:
+            closed = [s.number for s in seasons if not s.is_open]
+            season = closed[-1] if closed else (seasons[-1].number if seasons else 1)
+        if season not in {s.number for s in seasons}:
+            await self._private(interaction, N_("This server has no season {n}."), n=season)
+            return
+        await interaction.response.defer(thinking=True)
+        await self.post_recap(interaction.guild_id, season, interaction, send=interaction.followup.send)
+
+    async def post_recap(
+        self,
+        guild_id: int,
+        number: int,
+        interaction: discord.Interaction[Any],
+        send: Any = None,
+    ) -> None:
+        """Post season ``number``'s recap in the interaction's channel (or through ``send``)."""
+        board = await self.ledger.leaderboard(guild_id, currency="stake", season=number, limit=10)
+        entries = await season_entries(self.ledger, guild_id, number)
+        specs = list(registry.specs())
+        found = records(
+            entries,
+            currency_of={sp.id: sp.currency for sp in specs},
+            contract_paths={sp.id: sp.profile.contract_paths for sp in specs if sp.profile.contract_paths},
+            bid_games=[sp.id for sp in specs if sp.profile.bid_accuracy],
+        )
+        show = await self.pictures.for_guild(guild_id)
+        users = [r.user_id for r in board]
+        form = await recent_form(self.ledger, guild_id, users, currency="stake") if show else {}
+        with using(await channel_locale(self.bot, guild_id, interaction)) as code:
+            title = _("Season {n} recap", n=number)
+            labels = {r.user_id: amount_text(r.total, "stake", sign_points=True) for r in board}
+            names = {r.user_id: r.name or str(r.user_id) for r in board}
+            table = standings_of(title, users, names, {r.user_id: r.total for r in board}, labels, {}, form)
+            lines = [
+                _("{rank} {who} — {total} · {wins} · {played}", rank=str(i + 1) + ".", who=_user(r.user_id),
+                  total=labels[r.user_id], wins=_n("{n} win", "{n} wins", r.wins),
+                  played=_n("{n} played", "{n} played", r.games))
+                for i, r in enumerate(board)
+            ] or [_("Nobody has finished a game yet.")]  # fmt: skip
+            lines += ["", "**" + _("Records") + "**", *record_lines(found)]
+            alt = _("Standings: ranks, names, totals, ratings and recent form")
+        picture = None
+        if show and table.rows:
+            picture = await self.pictures.png("recap", (code, table.key()), lambda: render_standings(table))
+        if send is None:
+            assert interaction.channel_id is not None
+            send = self.bot.get_partial_messageable(interaction.channel_id).send
+        await send_picture_message(send, title, lines, picture=picture, alt=alt)
+
+    # ============================================================== charts
+    @ledger_group.command(name="chart", description="Running balances over time: yours and the top players, or one")
+    @app_commands.describe(
+        user="Only this player (default: you and the top players)",
+        game="Only this game (default: all games, in stakes)",
+        season="current (default), all, or a season number",
+    )
+    @app_commands.autocomplete(game=game_autocomplete, season=season_autocomplete)
+    async def chart(
+        self,
+        interaction: discord.Interaction[Any],
+        user: discord.User | None = None,
+        game: str | None = None,
+        season: str = "current",
+    ) -> None:
+        assert interaction.guild_id is not None
+        guild_id = interaction.guild_id
+        if game is not None and not registry.exists(game):
+            names = ", ".join(f"`{g}`" for g in registry.ids())
+            await self._private(interaction, N_("Unknown game `{game}`; try {names}."), game=game, names=names)
+            return
+        currency = registry.get(game).currency if game is not None else "stake"
+        spec = parse_season(season)
+        names = {interaction.user.id: interaction.user.display_name}
+        if user is not None:
+            users = [user.id]
+            names[user.id] = user.display_name
+        else:
+            try:
+                top = await self.ledger.leaderboard(guild_id, game=game, currency=currency, season=spec, limit=5)
+            except LedgerRefusal as e:
+                await self._refuse(interaction, e)
+                return
+            users = [interaction.user.id, *(r.user_id for r in top)]
+        try:
+            data = await load_chart(
+                self.ledger, guild_id, users, currency=currency, game=game, season=spec, names=names
+            )
+        except LedgerRefusal as e:
+            await self._refuse(interaction, e)
+            return
+        # drawing may take longer than Discord's 3 s to answer (matplotlib's first import): answer now, post after
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = await reader_locale(self.bot, interaction)
+        with using(locale) as code:
+            title, lines = chart_text(data)
+            legend = [legend_line(s.name, s.final, data.currency) for s in data.series]
+            alt = _("Running balances over time")
+        picture = None
+        if not data.empty and await self.pictures.for_user(guild_id, interaction.user.id):
+            from bot.ledger.chart_render import render_chart  # matplotlib loads on the first chart, not at start
+
+            picture = await self.pictures.png(
+                "chart", (code, title, *legend, data.key()),
+                lambda: render_chart(data, locale=code, title=title, legend=legend),
+            )  # fmt: skip
+        await send_picture_message(interaction.followup.send, title, lines, picture=picture, alt=alt, ephemeral=True)
 
 
 _CONFIRM: dict[str, LedgerCog] = {}
@@ -846,4 +1094,5 @@ def profile_fields(prof: Profile) -> list[tuple[str, str]]:
 
 async def setup(bot: commands.Bot) -> None:
     s = services_of(bot)
-    await bot.add_cog(LedgerCog(bot, s.ledger, s.ratings, s.guild_settings))
+    pictures = Pictures(s.guild_settings, s.preferences, s.pictures, default=s.images_default)
+    await bot.add_cog(LedgerCog(bot, s.ledger, s.ratings, s.guild_settings, pictures))

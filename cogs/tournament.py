@@ -10,6 +10,7 @@ and members holding the guild's organiser role (``/tavolo config``).
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import re
 from typing import Any
@@ -19,9 +20,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import registry
-from bot.i18n import N_, SUPPORTED, _, _n, _p, using
+from bot.i18n import N_, SUPPORTED, _, _n, _p, num, using
 from bot.i18n import names as ui
+from bot.images.standings import Rating, StandingRow, Standings, render_standings
+from bot.ledger.chart import recent_form
 from bot.ledger.texts import amount_text
+from bot.ratings import Ratings
 from bot.render.errors import error_text
 from bot.services import services_of
 from bot.tables.service import TableError
@@ -36,9 +40,11 @@ from bot.tournaments import (
     TournamentUpdate,
 )
 
+from ._charts import LedgerPictures, picture_layout, send_picture_message
 from ._game import TURN_TIMER_HELP, TurnTimer, game_autocomplete, manages_or_has_role, parse_rounds, reply_privately
 from ._locale import channel_locale, reader_locale
 from ._outbox import Outbox
+from ._pictures import Pictures
 
 log = logging.getLogger(__name__)
 
@@ -106,10 +112,15 @@ class TournamentCog(commands.Cog, name="Tournament"):
                                guild_only=True)  # fmt: skip
 
     def __init__(self, bot: commands.Bot, service: TournamentService, settings: GuildSettings,
-                 *, edit_interval: float = 1.0) -> None:  # fmt: skip
+                 *, edit_interval: float = 1.0, pictures: Pictures | None = None,
+                 ratings: Ratings | None = None) -> None:  # fmt: skip
         self.bot = bot
         self.service = service
         self.settings = settings
+        # standings pictures: off unless the bot passes its picture settings (then the server's choice decides)
+        self.pictures = LedgerPictures(pictures) if pictures is not None else None
+        self.ratings = ratings
+        self._v2_standings: set[int] = set()  # tournaments whose standings message is a V2 layout now
         self.outbox = Outbox(edit_interval)
         self._loader: asyncio.Task[None] | None = None
         service.channel_factory = self._open_thread
@@ -210,10 +221,45 @@ class TournamentCog(commands.Cog, name="Tournament"):
         if u.kind == "finished":
             rows = await self.service.standings(t.id)
             podium = [s for s in rows if s.rank <= 3]
-            with using(locale):
+            with using(locale) as code:
                 lines = standings_lines(t, podium, limit=10)
                 head = _("🏆 **{title} — final podium**", title=t.display_title())
+                board = await self._board(t, podium, _("🏆 {title} — final podium", title=t.display_title()))
+                alt = _("Standings: ranks, names, totals, ratings and recent form")
+            if board is not None and self.pictures is not None:
+                picture = await self.pictures.png("podium", (code, board.key()), lambda: render_standings(board))
+                try:
+                    await send_picture_message(self.bot.get_partial_messageable(t.channel_id).send, board.title,
+                                               lines, picture=picture, alt=alt)  # fmt: skip
+                except discord.HTTPException:
+                    log.exception("could not post the podium to channel %s", t.channel_id)
+                return
             await self._post(t.channel_id, head + "\n" + "\n".join(lines))
+
+    async def _board(
+        self, t: Tournament, rows: list[Standing], title: str, *, show: bool | None = None
+    ) -> Standings | None:
+        """The standings picture's data (in the current locale), ``None`` when the server shows no pictures: the
+        same rows, scores and words as :func:`standings_lines`, plus each player's rating and recent form."""
+        if self.pictures is None or not rows:
+            return None
+        if not (show if show is not None else await self.pictures.for_guild(t.guild_id)):
+            return None
+        primary = registry.currency(t.game)
+        humans = [s.user_id for s in rows if s.user_id]
+        ledger = self.ratings.ledger if self.ratings is not None else None
+        form = await recent_form(ledger, t.guild_id, humans, currency=primary, game=t.game) if ledger else {}
+        out = []
+        for s in rows[:20]:
+            rating = None
+            got = await self.ratings.get(t.guild_id, t.game, s.user_id) if self.ratings and s.user_id else None
+            if got is not None:
+                rating = Rating(got.mu, got.sigma, _("{mu} ± {sigma}", mu=num(round(got.mu, 1)),
+                                                     sigma=num(round(got.sigma, 1))))  # fmt: skip
+            extra = _n("{n} table win", "{n} table wins", s.tables_won)
+            out.append(StandingRow(s.rank, s.name, s.score, amount_text(s.score, primary), rating,
+                                   form.get(s.user_id, ()), extra))  # fmt: skip
+        return Standings(title, tuple(out))
 
     async def _post(self, channel_id: int, text: str, *, mentions: bool = False) -> None:
         allowed = discord.AllowedMentions(users=True) if mentions else discord.AllowedMentions.none()
@@ -322,9 +368,48 @@ class TournamentCog(commands.Cog, name="Tournament"):
     async def _render_standings(self, t: Tournament) -> None:
         if t.status == "signup":
             return
-        with using(await channel_locale(self.bot, t.guild_id)):
+        with using(await channel_locale(self.bot, t.guild_id)) as code:
             embed = await self._standings_embed(t)
-        await self._put(t, "standings", embed, None)
+            rows = await self.service.standings(t.id)
+            board = await self._board(t, rows, embed.title or "")
+            alt = _("Standings: ranks, names, totals, ratings and recent form")
+        lines = (embed.description or "").split("\n")
+        footer = embed.footer.text or ""
+        if board is None or self.pictures is None:
+            if t.id not in self._v2_standings:
+                await self._put(t, "standings", embed, None)
+                return
+            # a V2 message stays V2 (Discord refuses embeds on it): the same text, no picture
+            await self._put_layout(
+                t, picture_layout(embed.title or "", lines, picture=None, alt="", footer=footer), None
+            )
+            return
+        # the same text as the embed, in a V2 layout under the picture
+        name, data = await self.pictures.png("standings", (code, board.key()), lambda: render_standings(board))
+        msg = picture_layout(board.title, lines, picture=name, alt=alt, footer=footer)
+        await self._put_layout(t, msg, (name, data))
+
+    async def _put_layout(self, t: Tournament, msg: Any, picture: tuple[str, bytes] | None) -> None:
+        """Edit (or post) the standings message as a V2 layout; ``picture`` replaces its attachment (None: none)."""
+        self._v2_standings.add(t.id)
+        channel = self.bot.get_partial_messageable(t.channel_id)
+        mid = t.messages.get("standings")
+
+        def files() -> list[discord.File]:
+            return [discord.File(io.BytesIO(picture[1]), filename=picture[0])] if picture else []
+
+        if mid is not None:
+            try:
+                await channel.get_partial_message(mid).edit(
+                    content=None, embed=None, view=msg.view, attachments=files()
+                )
+                return
+            except discord.NotFound:
+                pass  # deleted: post a fresh one
+        kw: dict[str, Any] = {"file": files()[0]} if picture else {}
+        sent = await channel.send(view=msg.view, **kw)
+        t.messages["standings"] = sent.id
+        await self.service.set_message(t.id, "standings", sent.id)
 
     # ============================================================== buttons
     async def _loaded(self) -> None:
@@ -472,9 +557,19 @@ class TournamentCog(commands.Cog, name="Tournament"):
         if t is None:
             await self._say(interaction, N_("There has been no tournament in this channel."))
             return
-        with using(await reader_locale(self.bot, interaction)):
+        show = self.pictures is not None and await self.pictures.for_user(t.guild_id, interaction.user.id)
+        with using(await reader_locale(self.bot, interaction)) as code:
             embed = await self._standings_embed(t)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+            board = await self._board(t, await self.service.standings(t.id), embed.title or "", show=show)
+            alt = _("Standings: ranks, names, totals, ratings and recent form")
+        if board is None or self.pictures is None:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        picture = await self.pictures.png("standings", (code, board.key()), lambda: render_standings(board))
+        lines = (embed.description or "").split("\n")
+        await send_picture_message(interaction.followup.send, board.title, lines, picture=picture, alt=alt,
+                                   footer=embed.footer.text or "", ephemeral=True)  # fmt: skip
 
     @group.command(name="rules", description="How tournaments draw tables and rank players")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
@@ -506,7 +601,9 @@ class TournamentCog(commands.Cog, name="Tournament"):
 
 async def setup(bot: commands.Bot) -> None:
     s = services_of(bot)
-    await bot.add_cog(TournamentCog(bot, s.tournaments, s.guild_settings, edit_interval=s.edit_interval))
+    pictures = Pictures(s.guild_settings, s.preferences, s.pictures, default=s.images_default)
+    await bot.add_cog(TournamentCog(bot, s.tournaments, s.guild_settings, edit_interval=s.edit_interval,
+                                    pictures=pictures, ratings=s.ratings))  # fmt: skip
 
 
 def thread_name(tournament_id: int, round_no: int, table_no: int) -> str:

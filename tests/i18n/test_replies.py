@@ -355,7 +355,9 @@ class Sent:
             self.texts += [t for t in (embed.title, embed.description, embed.footer.text) if t]
             for f in embed.fields:
                 self.texts += [str(f.name), str(f.value)]
-        if view is not None:
+        if isinstance(view, discord.ui.LayoutView):  # a Components V2 message: its text displays
+            self.texts += [item.content for item in view.walk_children() if isinstance(item, discord.ui.TextDisplay)]
+        elif view is not None:
             for child in view.children:
                 item = getattr(child, "item", child)  # a DynamicItem wraps its button
                 for attr in ("label", "placeholder"):
@@ -532,6 +534,10 @@ async def test_the_ledger_cog_replies_in_the_readers_language(pseudo_readers: No
         ("season close", lambda c, i: LedgerCog.season_close.callback(c, i)),
         ("season confirm", lambda c, i: c.confirm_season_close(i, GUILD)),
         ("season info", lambda c, i: LedgerCog.season_info.callback(c, i)),
+        ("season recap", lambda c, i: LedgerCog.season_recap.callback(c, i)),
+        ("chart", lambda c, i: LedgerCog.chart.callback(c, i)),
+        ("chart wizard all", lambda c, i: LedgerCog.chart.callback(c, i, None, "wizard", "all")),
+        ("chart nobody", lambda c, i: LedgerCog.chart.callback(c, i, SimpleNamespace(id=999, display_name="P9"))),
         ("config", lambda c, i: LedgerCog.config.callback(c, i, None, None, False, "off")),
     ]
     for where, step in steps:
