@@ -135,6 +135,8 @@ def _unit_values(money: MoneyValue) -> str:
         if money.of(1, cur) is not None
     ]
     return "; ".join(parts) if parts else _("not set (units only)")
+
+
 def parse_season(text: str) -> SeasonSpec:
     """``current``, ``all`` or a season number, as typed (anything else: the ledger refuses it with a reason)."""
     text = (text or "current").strip().lower()
