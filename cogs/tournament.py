@@ -37,7 +37,7 @@ from bot.tournaments import (
 
 from ._game import TURN_TIMER_HELP, TurnTimer, game_autocomplete, manages_or_has_role, parse_rounds, reply_privately
 from ._locale import channel_locale, reader_locale
-from ._outbox import Outbox
+from ._outbox import Outbox, retry_after, send_owed, transient
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +110,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         self.service = service
         self.settings = settings
         self.outbox = Outbox(edit_interval)
+        self._delivering: dict[int, asyncio.Lock] = {}  # tournament id -> one delivery of its owed notices at a time
         self._loader: asyncio.Task[None] | None = None
         service.channel_factory = self._open_thread
 
@@ -190,20 +191,11 @@ class TournamentCog(commands.Cog, name="Tournament"):
             with using(locale):
                 text = notice.text()
             await self._post(t.channel_id, text)
+        if u.kind in ("round", "resumed"):
+            await self._deliver_owed(t)
         if u.kind == "round":
             tables_cog: Any = self.bot.get_cog("Tables")
             for rt in u.tables:
-                humans = " ".join(f"<@{uid}>" for uid in rt.seats if uid is not None)
-                if rt.thread_id is not None:
-                    with using(locale):
-                        text = _(
-                            "**{title}** — round {round}, table {table}: {players}. Good luck!",
-                            title=t.display_title(),
-                            round=rt.round,
-                            table=rt.table_no,
-                            players=humans,
-                        )
-                    await self._post(rt.thread_id, text, mentions=True)
                 if tables_cog is not None and rt.table_id is not None and rt.table_id in self.service.tables.tables:
                     await tables_cog.show_table(self.service.tables.tables[rt.table_id])
         if u.kind == "finished":
@@ -213,6 +205,34 @@ class TournamentCog(commands.Cog, name="Tournament"):
                 lines = standings_lines(t, podium, limit=10)
                 head = _("🏆 **{title} — final podium**", title=t.display_title())
             await self._post(t.channel_id, head + "\n" + "\n".join(lines))
+
+    async def _deliver_owed(self, t: Tournament) -> None:
+        """Send the round notices the tournament owes (:meth:`TournamentService._owe_round`), in order, each once:
+        created with its nonce, marked sent when Discord accepted it, retried on a 5xx or a network error, given up
+        (and recorded) on a 4xx that cannot succeed. One delivery at a time per tournament."""
+        async with self._delivering.setdefault(t.id, asyncio.Lock()):
+            store = self.service.outbox
+            for row in await store.pending(tournament_id=t.id):
+                failures = 0
+                while True:
+                    try:
+                        with using(await channel_locale(self.bot, t.guild_id)):
+                            where = await self.service.owed_text(t, row.kind, row.payload)
+                        if where is None or where[0] is None:
+                            break  # its thread is not open yet: the next update (or start) sends it
+                        mentions = discord.AllowedMentions(users=True) if row.kind == "seats" else None
+                        mid = await send_owed(self.bot, where[0], row.nonce, where[1], allowed_mentions=mentions)
+                        await store.sent(row.id, mid)
+                        break
+                    except Exception as err:
+                        if not transient(err):
+                            await store.dropped(row.id, f"{type(err).__name__}: {err}")
+                            log.error("owed tournament message %s refused, given up: %s", row.key, err)
+                            break
+                        failures += 1
+                        wait = await store.retry_later(row, f"{type(err).__name__}: {err}", retry_after(err))
+                        log.warning("owed tournament message %s failed (%s); again", row.key, err)
+                        await asyncio.sleep(max(0.0, wait - store.clock()))
 
     async def _post(self, channel_id: int, text: str, *, mentions: bool = False) -> None:
         allowed = discord.AllowedMentions(users=True) if mentions else discord.AllowedMentions.none()
