@@ -198,6 +198,8 @@ async def test_killed_at_a_moment_then_restarted(fake_discord: FakeDiscord, tmp_
         await play_until(fake, players, lambda: game_over(fake, channel), timeout=30)
         await _assert_final(fake, channel, [alice, bob], db)
         assert not fake.unhandled and not fake.errors
+        # a summary that reached Discord unrecorded is created again with its nonce: Discord returns the first
+        assert fake.nonce_hits == (1 if moment == "summary posted, not recorded" else 0)
     finally:
         assert await second.stop() == 0
 
@@ -219,3 +221,61 @@ async def test_every_message_lands_despite_503s(fake_discord: FakeDiscord, tmp_p
         assert faults.injected >= 3  # the faults did happen
         assert "503" in bot.output
     assert not fake.unhandled and not fake.errors
+
+
+async def test_tournament_killed_between_the_draw_and_its_announcement(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Round 2 is drawn (and stored) when round 1's table ends; the bot dies before opening its thread, i.e. before
+    anything was announced. The restarted bot announces the round in the channel and mentions the players in the
+    table's thread, once each."""
+    fake = fake_discord
+    guild = fake.add_guild("Club")
+    channel = fake.add_channel(guild, "tournament")
+    users = [fake.add_user(n) for n in ("ann", "ben", "cid")]
+    db = tmp_path / "tavolo.db"
+    players = [Player(fake, u, random.Random(i)) for i, u in enumerate(users)]
+
+    def round_two_thread(r: ApiRequest) -> bool:
+        return r.method == "POST" and r.path.endswith("/threads") and "round 2" in str(r.json().get("name", ""))
+
+    first = await BotProcess(fake, env=_env(db, guild.id)).start()
+    try:
+        await fake.wait_for_commands("tournament")
+        create = await users[0].slash(channel, "tournament create", game="mediatore", rounds=2, hands_per_round=1)
+        await create.reply()
+        signup = await fake.wait_for_message(channel, lambda m: any(b["label"] == "Join" for b in m.buttons()))
+        for u in users[1:]:
+            await (await u.click(signup, label="Join")).reply()
+        pid = first.pid
+        assert pid is not None
+        fake.kill_on(round_two_thread, lambda: os.kill(pid, signal.SIGKILL))
+        await (await users[0].click(signup, label="Start")).ack()
+        try:
+            await play_until(fake, players, lambda: first.returncode is not None, timeout=30, max_clicks=500)
+        except TimeoutError:
+            if first.returncode is None:
+                raise
+    finally:
+        assert await first.kill() != 0
+    assert not any("round 2 of 2" in m.text() for m in fake.channel_messages(channel))
+
+    def threads() -> list[st.Channel]:
+        return [c for c in fake.world.channels.values() if c.is_thread and c.parent_id == channel.id]
+
+    def podium() -> bool:
+        return any("final podium" in m.text() for m in fake.channel_messages(channel))
+
+    second = await BotProcess(fake, env=_env(db, guild.id)).start()
+    try:
+        for p in players:
+            p._clicked = None
+        await play_until(fake, players, podium, timeout=30, max_clicks=500)
+        notices = [m for m in fake.channel_messages(channel) if "round 2 of 2" in m.text()]
+        assert len(notices) == 1
+        (thread,) = [th for th in threads() if "round 2" in th.name]
+        mentions = [m for m in fake.channel_messages(thread) if "round 2, table 1" in m.text()]
+        assert len(mentions) == 1 and all(f"<@{u.id}>" in mentions[0].text() for u in users)
+        assert [m for m in fake.channel_messages(channel) if "round 1 of 2" in m.text()].__len__() == 1
+    finally:
+        assert await second.stop() == 0
