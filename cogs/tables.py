@@ -363,6 +363,8 @@ class TablesCog(commands.Cog, name="Tables"):
             owed = await store.get(post.key)
             if owed is None or owed.state != "pending":
                 return  # sent already (exactly once), or given up
+            # a retry time stored by an earlier run stands (the posts behind it in this channel wait with it)
+            await asyncio.sleep(max(0.0, owed.next_attempt_at - store.clock()))
         failures = 0
         while True:
             try:

@@ -213,7 +213,8 @@ class TournamentCog(commands.Cog, name="Tournament"):
         async with self._delivering.setdefault(t.id, asyncio.Lock()):
             store = self.service.outbox
             for row in await store.pending(tournament_id=t.id):
-                failures = 0
+                # a retry time stored by an earlier run stands
+                await asyncio.sleep(max(0.0, row.next_attempt_at - store.clock()))
                 while True:
                     try:
                         with using(await channel_locale(self.bot, t.guild_id)):
@@ -229,7 +230,6 @@ class TournamentCog(commands.Cog, name="Tournament"):
                             await store.dropped(row.id, f"{type(err).__name__}: {err}")
                             log.error("owed tournament message %s refused, given up: %s", row.key, err)
                             break
-                        failures += 1
                         wait = await store.retry_later(row, f"{type(err).__name__}: {err}", retry_after(err))
                         log.warning("owed tournament message %s failed (%s); again", row.key, err)
                         await asyncio.sleep(max(0.0, wait - store.clock()))
