@@ -6,6 +6,7 @@ is given up, never silently. Owed posts (:mod:`bot.outbox`) are created with the
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -64,12 +65,11 @@ async def send_owed(
         allowed_mentions=mentions,
     )
     with params:
-        assert params.payload is not None
-        params.payload["enforce_nonce"] = True
-        if params.multipart:
-            for part in params.multipart:
-                if part.get("name") == "payload_json":
-                    part["value"] = _to_json(params.payload)
+        if params.payload is not None:
+            params.payload["enforce_nonce"] = True
+        for part in params.multipart or ():  # with a file the payload is already serialized into the form
+            if part.get("name") == "payload_json":
+                part["value"] = _to_json({**json.loads(part["value"]), "enforce_nonce": True})
         data = await bot.http.send_message(channel_id, params=params)
     return int(data["id"])
 
