@@ -139,6 +139,9 @@ class TournamentCog(commands.Cog, name="Tournament"):
             if t.status == "running":
                 self._schedule_standings(t)
         log.info("restored %d open tournament(s)", len(restored))
+        for t in await self.service.owing_finished():  # ended, but the podium never went out
+            self._schedule_standings(t)
+            await self._deliver_owed(t)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:  # type: ignore[override]
         await self._loaded()  # slash commands too: nothing answers from a half-restored state
@@ -191,20 +194,21 @@ class TournamentCog(commands.Cog, name="Tournament"):
             with using(locale):
                 text = notice.text()
             await self._post(t.channel_id, text)
-        if u.kind in ("round", "resumed"):
+        if u.kind in ("round", "resumed", "finished"):
             await self._deliver_owed(t)
         if u.kind == "round":
             tables_cog: Any = self.bot.get_cog("Tables")
             for rt in u.tables:
                 if tables_cog is not None and rt.table_id is not None and rt.table_id in self.service.tables.tables:
                     await tables_cog.show_table(self.service.tables.tables[rt.table_id])
-        if u.kind == "finished":
-            rows = await self.service.standings(t.id)
-            podium = [s for s in rows if s.rank <= 3]
-            with using(locale):
-                lines = standings_lines(t, podium, limit=10)
-                head = _("🏆 **{title} — final podium**", title=t.display_title())
-            await self._post(t.channel_id, head + "\n" + "\n".join(lines))
+
+    async def _podium(self, t: Tournament) -> str:
+        """The final podium post (in the current locale)."""
+        rows = await self.service.standings(t.id)
+        podium = [s for s in rows if s.rank <= 3]
+        lines = standings_lines(t, podium, limit=10)
+        head = _("🏆 **{title} — final podium**", title=t.display_title())
+        return head + "\n" + "\n".join(lines)
 
     async def _deliver_owed(self, t: Tournament) -> None:
         """Send the round notices the tournament owes (:meth:`TournamentService._owe_round`), in order, each once:
@@ -218,7 +222,10 @@ class TournamentCog(commands.Cog, name="Tournament"):
                 while True:
                     try:
                         with using(await channel_locale(self.bot, t.guild_id)):
-                            where = await self.service.owed_text(t, row.kind, row.payload)
+                            if row.kind == "podium":
+                                where: tuple[int | None, str] | None = (t.channel_id, await self._podium(t))
+                            else:
+                                where = await self.service.owed_text(t, row.kind, row.payload)
                         if where is None or where[0] is None:
                             break  # its thread is not open yet: the next update (or start) sends it
                         mentions = discord.AllowedMentions(users=True) if row.kind == "seats" else None

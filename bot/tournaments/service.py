@@ -655,7 +655,12 @@ class TournamentService:
 
     async def _finish(self, t: Tournament) -> None:
         t.status = "finished"
-        await self._save(t)
+        async with self.db.transaction() as conn:
+            await self._save(t, conn)
+            # the podium is owed with the end (delivered by the cog; after a restart see owing_finished)
+            await self.outbox.add(
+                conn, f"T{t.id}:podium", "podium", guild_id=t.guild_id, tournament_id=t.id, channel_id=t.channel_id
+            )
         await self._notify(TournamentUpdate(t, "finished"))
         self.tournaments.pop(t.id, None)
 
@@ -798,6 +803,15 @@ class TournamentService:
             if t.status == "running":
                 self._spawn(self._resume(t), f"tournament-{t.id}-resume")
         return restored
+
+    async def owing_finished(self) -> list[Tournament]:
+        """Finished tournaments (of this process's shards) whose final podium was never confirmed sent."""
+        shard_sql, shard_params = self.db.shard_condition()
+        return await self._select(
+            "WHERE status = 'finished' AND id IN (SELECT tournament_id FROM outbox WHERE kind = 'podium'"
+            f" AND state = 'pending'){shard_sql} ORDER BY id",
+            shard_params,
+        )
 
     async def _resume(self, t: Tournament) -> None:
         async with self.lock(t.id):

@@ -228,7 +228,8 @@ async def test_tournament_killed_between_the_draw_and_its_announcement(
 ) -> None:
     """Round 2 is drawn (and stored) when round 1's table ends; the bot dies before opening its thread, i.e. before
     anything was announced. The restarted bot announces the round in the channel and mentions the players in the
-    table's thread, once each."""
+    table's thread, once each. Then it dies right after the tournament ended, before the podium: the next start
+    posts it, once."""
     fake = fake_discord
     guild = fake.add_guild("Club")
     channel = fake.add_channel(guild, "tournament")
@@ -270,7 +271,15 @@ async def test_tournament_killed_between_the_draw_and_its_announcement(
     try:
         for p in players:
             p._clicked = None
-        await play_until(fake, players, podium, timeout=30, max_clicks=500)
+        # and this one dies right after the tournament's end is stored, before its podium is posted
+        pid = second.pid
+        assert pid is not None
+        fake.kill_on(lambda r: _owed_post(r, "final podium"), lambda: os.kill(pid, signal.SIGKILL))
+        try:
+            await play_until(fake, players, lambda: second.returncode is not None, timeout=30, max_clicks=500)
+        except TimeoutError:
+            if second.returncode is None:
+                raise
         # (the standings message says "round 2 of 2" too, in its embed: only the plain posts are notices)
         notices = [text for text in _posts(fake, channel) if "round 2 of 2" in text]
         assert len(notices) == 1
@@ -278,5 +287,13 @@ async def test_tournament_killed_between_the_draw_and_its_announcement(
         mentions = [m for m in fake.channel_messages(thread) if "round 2, table 1" in m.text()]
         assert len(mentions) == 1 and all(f"<@{u.id}>" in mentions[0].text() for u in users)
         assert len([text for text in _posts(fake, channel) if "round 1 of 2" in text]) == 1
+        assert not podium()
     finally:
-        assert await second.stop() == 0
+        assert await second.kill() != 0
+
+    third = await BotProcess(fake, env=_env(db, guild.id)).start()
+    try:
+        await fake.wait_for(podium, timeout=20, description="the podium, after the restart")
+        assert len([text for text in _posts(fake, channel) if "final podium" in text]) == 1
+    finally:
+        assert await third.stop() == 0
