@@ -48,9 +48,11 @@ async def send_owed(
     bot: Any,
     channel_id: int,
     nonce: str,
-    content: str,
+    content: str | None = None,
     *,
     file: discord.File | None = None,
+    embed: discord.Embed | None = None,
+    view: Any = None,
     allowed_mentions: discord.AllowedMentions | None = None,
 ) -> int:
     """Create an owed message with ``nonce`` and ``enforce_nonce``: should an earlier attempt have landed although
@@ -58,10 +60,13 @@ async def send_owed(
     posting a second one (within its few-minute window; our own record of sent rows covers the rest).
     discord.py's ``send`` has no ``enforce_nonce``: the payload is built by its own helper and completed."""
     mentions = allowed_mentions or discord.AllowedMentions.none()
+    missing: Any = discord.utils.MISSING
     params = handle_message_parameters(
-        content=content[:2000],
+        content=content[:2000] if content is not None else missing,
         nonce=nonce,
-        file=file if file is not None else discord.utils.MISSING,
+        file=file if file is not None else missing,
+        embed=embed if embed is not None else missing,
+        view=view if view is not None else missing,
         allowed_mentions=mentions,
     )
     with params:

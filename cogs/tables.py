@@ -14,6 +14,7 @@ import functools
 import hashlib
 import logging
 import re
+import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -128,6 +129,8 @@ class TablesCog(commands.Cog, name="Tables"):
         self._posters: dict[int, asyncio.Task[None]] = {}
         #: closed tables whose final renders are being confirmed (their outbox row is marked sent once they land)
         self._confirming: dict[int, asyncio.Task[None]] = {}
+        #: message key -> the nonce of its create while that create is being retried (see _create)
+        self._nonces: dict[tuple[Any, ...], str] = {}
         self._handlers: dict[str, Callable[[Click], Awaitable[None]]] = {
             "join": self._join,
             "leave": self._leave,
@@ -509,9 +512,18 @@ class TablesCog(commands.Cog, name="Tables"):
             except discord.NotFound:
                 pass  # deleted by someone: post a fresh one
         self._attached.pop(key, None)
-        sent = await channel.send(**await self._send_kw(key, msg, picture))
+        sent_id = await self._create(key, t.channel_id, await self._send_kw(key, msg, picture))
         await self._sent(t, key, msg)
-        await self.service.set_message(t.id, "table", sent.id)
+        await self.service.set_message(t.id, "table", sent_id)
+
+    async def _create(self, key: tuple[Any, ...], channel_id: int, kw: dict[str, Any]) -> int:
+        """Create the message under ``key`` (the table message, a DM hand) with a nonce that stays the same while
+        the create is retried, and ``enforce_nonce``: a create Discord carried out although it answered 5xx is
+        returned on the retry instead of a second message with live controls."""
+        nonce = self._nonces.setdefault(key, f"tvc{secrets.randbits(64)}"[:25])
+        message_id = await send_owed(self.bot, channel_id, nonce, **kw)
+        self._nonces.pop(key, None)
+        return message_id
 
     # ============================================================== how a message is sent
     def _is_v2(self, t: Table, key: tuple[Any, ...]) -> bool:
@@ -633,9 +645,9 @@ class TablesCog(commands.Cog, name="Tables"):
                 except discord.NotFound:
                     pass
             self._attached.pop(key, None)
-            sent = await channel.send(**await self._send_kw(key, msg, picture))
+            sent_id = await self._create(key, ch_id, await self._send_kw(key, msg, picture))
             await self._sent(t, key, msg)
-            await self.service.set_message(t.id, f"dm:{seat}", sent.id)
+            await self.service.set_message(t.id, f"dm:{seat}", sent_id)
         except discord.Forbidden:
             # DMs closed (50007) or blocked: never drop the player, point them at the ephemeral fallback.
             self._dm_failed.add((t.id, seat))

@@ -205,8 +205,9 @@ async def test_killed_at_a_moment_then_restarted(fake_discord: FakeDiscord, tmp_
 
 
 async def test_every_message_lands_despite_503s(fake_discord: FakeDiscord, tmp_path: Path) -> None:
-    """Discord answers 503 to 15 % of the bot's message requests (discord.py raises those at once): every render,
-    post and reminder deletion is sent again until it lands, and no post is made twice."""
+    """Discord answers 503 to 15 % of the bot's message requests (discord.py raises those at once) and to 5 % more
+    after carrying them out: every render, post and reminder deletion is sent again until it lands, and no message
+    is created twice (creates carry a nonce with ``enforce_nonce``)."""
     fake = fake_discord
     guild = fake.add_guild("Friends")
     channel = fake.add_channel(guild, "cards")
@@ -215,11 +216,13 @@ async def test_every_message_lands_despite_503s(fake_discord: FakeDiscord, tmp_p
     players = [Player(fake, u, random.Random(10 + i)) for i, u in enumerate((alice, bob))]
     async with BotProcess(fake, env=_env(db, guild.id)) as bot:
         await _open_wizard(fake, channel, alice, bob)
-        faults = fake.inject_faults(0.15, seed=23)
+        faults = fake.inject_faults(0.15, after=0.05, seed=23)
         await play_until(fake, players, lambda: game_over(fake, channel), timeout=30)
         await _assert_final(fake, channel, [alice, bob], db)
         assert faults.injected >= 3  # the faults did happen
         assert "503" in bot.output
+        # one hand message per player: a create carried out but answered 503 was not made again
+        assert all(len([m for m in u.dm_messages() if m.embeds or m.is_v2]) == 1 for u in (alice, bob))
     assert not fake.unhandled and not fake.errors
 
 
