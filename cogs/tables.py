@@ -908,7 +908,14 @@ class TablesCog(commands.Cog, name="Tables"):
         self._rendered[key] = _short(msg.digest)  # claimed now: a render scheduled meanwhile finds nothing to do
         kw = await self._edit_kw(key, msg, picture)
         kw.pop("content")
-        await interaction.response.edit_message(**kw)
+        try:
+            await interaction.response.edit_message(**kw)
+        except discord.HTTPException:
+            # the response did not land (a 5xx, the token expired): the message still shows the state before the
+            # click, so it is no longer counted as shown and an edit brings it up to date
+            self._rendered.pop(key, None)
+            self._schedule_private(t, seat)
+            raise
         await self._sent(t, key, msg)
         if self._edits.get(key, 0) != edits_before or self.outbox.rendering(key):
             # an edit of this message went out while this response was on its way (for a later state: a computer's
