@@ -1,17 +1,82 @@
-"""Coalesced message edits, shared by the cogs that keep a message up to date (tables, tournaments)."""
+"""Coalesced message edits, shared by the cogs that keep a message up to date (tables, tournaments), and how a
+failed request is retried: Discord's 5xx (discord.py raises a 503 at once) and network errors again after a
+backoff that honours ``Retry-After``; a 4xx that can never succeed (unknown message, missing access, DMs closed)
+is given up, never silently. Owed posts (:mod:`bot.outbox`) are created with their nonce and ``enforce_nonce``."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
+import discord
+from discord.http import handle_message_parameters
+from discord.utils import _to_json
+
 from bot import requests
 from bot.i18n import SOURCE, using
+from bot.outbox import backoff
 
 log = logging.getLogger(__name__)
+
+
+def retry_after(err: BaseException) -> float | None:
+    """Seconds Discord asked us to wait (the ``Retry-After`` header of a 5xx or 429), None if it did not say."""
+    response = getattr(err, "response", None)
+    headers = getattr(response, "headers", None)
+    if not headers:
+        return None
+    try:
+        return float(headers.get("Retry-After"))
+    except (TypeError, ValueError):
+        return None
+
+
+def transient(err: BaseException) -> bool:
+    """Whether a failed request may succeed if sent again: a server error (5xx, 429 that discord.py gave up on)
+    or the network (connection reset, timeout). A 4xx is the request's own fault and never succeeds."""
+    if isinstance(err, discord.HTTPException):
+        return err.status >= 500 or err.status == 429
+    return isinstance(err, aiohttp.ClientError | OSError | TimeoutError)
+
+
+async def send_owed(
+    bot: Any,
+    channel_id: int,
+    nonce: str,
+    content: str | None = None,
+    *,
+    file: discord.File | None = None,
+    embed: discord.Embed | None = None,
+    view: Any = None,
+    allowed_mentions: discord.AllowedMentions | None = None,
+) -> int:
+    """Create an owed message with ``nonce`` and ``enforce_nonce``: should an earlier attempt have landed although
+    we never learnt it (a crash or a lost response right after), Discord answers with that message instead of
+    posting a second one (within its few-minute window; our own record of sent rows covers the rest).
+    discord.py's ``send`` has no ``enforce_nonce``: the payload is built by its own helper and completed."""
+    mentions = allowed_mentions or discord.AllowedMentions.none()
+    missing: Any = discord.utils.MISSING
+    params = handle_message_parameters(
+        content=content[:2000] if content is not None else missing,
+        nonce=nonce,
+        file=file if file is not None else missing,
+        embed=embed if embed is not None else missing,
+        view=view if view is not None else missing,
+        allowed_mentions=mentions,
+    )
+    with params:
+        if params.payload is not None:
+            params.payload["enforce_nonce"] = True
+        for part in params.multipart or ():  # with a file the payload is already serialized into the form
+            if part.get("name") == "payload_json":
+                part["value"] = _to_json({**json.loads(part["value"]), "enforce_nonce": True})
+        data = await bot.http.send_message(channel_id, params=params)
+    return int(data["id"])
 
 
 class Outbox:
@@ -44,6 +109,7 @@ class Outbox:
         self._last: dict[Any, float] = {}  # key -> clock time its last edit started
         self._rendering: set[Any] = set()  # keys whose render is under way (built, maybe not yet sent)
         self._deferred: set[Any] = set()  # keys whose task still waits out a deferral (nothing drawn yet)
+        self._failed: set[Any] = set()  # keys whose last render failed for good (a 4xx)
 
     def schedule(
         self,
@@ -70,6 +136,7 @@ class Outbox:
             self._deferred.add(key)
             await self.sleep(self.interval)  # (cancelled by a change that may not wait: see schedule)
             self._deferred.discard(key)
+        failures = 0
         while key in self._dirty:
             last = self._last.get(key)
             if last is not None:
@@ -84,8 +151,20 @@ class Outbox:
                 # whichever click scheduled it first, whose locale must not leak into another reader's message
                 with requests.tolerating(tolerance), using(SOURCE):
                     await render()
-            except Exception:
-                log.exception("render of %s failed", key)
+                failures = 0
+                self._failed.discard(key)
+            except Exception as err:
+                if not transient(err):
+                    self._failed.add(key)
+                    log.exception("render of %s failed for good; the next change renders it again", key)
+                    continue
+                failures += 1
+                wait = backoff(failures, retry_after(err))
+                log.warning("render of %s failed (%s); again in %.1f s", key, err, wait)
+                # the same render again unless a change came meanwhile: a render draws the latest state when it
+                # runs, so a retry never brings back an older one
+                self._dirty.setdefault(key, (render, tolerance))
+                self._last[key] = self.clock() + wait - self.interval  # the retry waits the backoff out
             finally:
                 self._rendering.discard(key)
         self._tasks.pop(key, None)
@@ -97,6 +176,18 @@ class Outbox:
         """Whether a render of ``key`` is under way: what it sends was drawn when it began, and it may land after
         a newer state sent another way (the response to a click)."""
         return key in self._rendering
+
+    def failed(self, key: Any) -> bool:
+        """Whether the last render of ``key`` was refused for good (a 4xx: the message or channel is gone)."""
+        return key in self._failed
+
+    async def settle(self, keys: list[Any]) -> None:
+        """Wait until none of ``keys`` has a render pending or under way (retries included)."""
+        while True:
+            tasks = [t for k in keys if (t := self._tasks.get(k)) is not None and not t.done()]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     async def drain(self) -> None:
         while any(not t.done() for t in self._tasks.values()):

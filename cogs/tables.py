@@ -14,6 +14,7 @@ import functools
 import hashlib
 import logging
 import re
+import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -31,19 +32,20 @@ from bot.games import registry
 from bot.i18n import N_, _, _n, using
 from bot.i18n import names as ui
 from bot.images.scene import HandScene, RevealScene, Scene, TableScene
+from bot.outbox import Owed, backoff
 from bot.records.show import hint_text
 from bot.render.errors import error_text
 from bot.services import services_of
 from bot.tables import screens
 from bot.tables.model import Table
-from bot.tables.service import StaleAction, TableError, TableService, TableUpdate
+from bot.tables.service import StaleAction, TableError, TableService, TableUpdate, owed_key
 
 from . import _components as comp
 from ._components import TableButton, TableSelect, decode_action, embed_of, view_of
 from ._game import TURN_TIMER_HELP, TurnTimer, reply_privately
 from ._layout import Message, embed_message, layout_message
 from ._locale import guild_locale, reader_locale, remember, user_locale
-from ._outbox import Outbox
+from ._outbox import Outbox, retry_after, send_owed, transient
 from ._pictures import Pictures
 
 log = logging.getLogger(__name__)
@@ -69,6 +71,17 @@ BUTTONS: dict[str, tuple[str, discord.ButtonStyle, int | None]] = {
     "end": (N_("End {title} table"), discord.ButtonStyle.danger, None),
     "again": (N_("Play again"), discord.ButtonStyle.success, None),
 }
+
+
+@dataclass(slots=True)
+class Post:
+    """A channel post waiting its turn: its text (written in the channel's language when it was queued), the
+    end-of-hand picture, and the outbox key when the players are owed it (sent once, marked sent)."""
+
+    text: str
+    reveal: RevealScene | None = None
+    guild_id: int | None = None
+    key: str | None = None
 
 
 @dataclass(slots=True)
@@ -114,8 +127,12 @@ class TablesCog(commands.Cog, name="Tables"):
         self._responding: set[tuple[int, int]] = set()
         self._edits: dict[tuple[Any, ...], int] = {}  # private message key -> edits sent by the Outbox
         #: channel posts (results, notices) in order, sent by one task per channel so no update waits for them
-        self._posts: dict[int, deque[tuple[str, RevealScene | None, int | None]]] = {}
+        self._posts: dict[int, deque[Post]] = {}
         self._posters: dict[int, asyncio.Task[None]] = {}
+        #: closed tables whose final renders are being confirmed (their outbox row is marked sent once they land)
+        self._confirming: dict[int, asyncio.Task[None]] = {}
+        #: message key -> the nonce of its create while that create is being retried (see _create)
+        self._nonces: dict[tuple[Any, ...], str] = {}
         self._handlers: dict[str, Callable[[Click], Awaitable[None]]] = {
             "join": self._join,
             "leave": self._leave,
@@ -148,10 +165,12 @@ class TablesCog(commands.Cog, name="Tables"):
         if self.on_update in self.service.listeners:
             self.service.listeners.remove(self.on_update)
         # nothing may reach Discord or the database once the bot is closing (bot/client.py closes both after this)
+        for task in self._confirming.values():
+            task.cancel()
         await self.outbox.close()
         for task in self._posters.values():
             task.cancel()
-        await asyncio.gather(*self._posters.values(), return_exceptions=True)
+        await asyncio.gather(*self._posters.values(), *self._confirming.values(), return_exceptions=True)
 
     # ============================================================== opening a table (called by game cogs)
     async def open_table(
@@ -221,6 +240,8 @@ class TablesCog(commands.Cog, name="Tables"):
                     self._seat_seen[(t.id, seat)] = self._seat_digest(t, seat)
                     continue
                 self._schedule_private(t, seat, only_if_changed=u.kind == "action")
+        if not t.is_open:
+            self._confirm_final(t)
         if not (u.settlements or u.notices or (u.kind == "finished" and t.game is not None)):
             return
         with using(await guild_locale(self.bot, t.guild_id)):  # posts are made now, in the channel's language
@@ -229,11 +250,12 @@ class TablesCog(commands.Cog, name="Tables"):
                 # it all
                 reveal = screens.reveal_scene(t) if i == len(u.settlements) - 1 else None
                 text = screens.settlement_text(t, settled)
-                self._queue_post(t.channel_id, text, reveal=reveal, guild_id=t.guild_id)
+                key = owed_key(t.id, "hand", settled.index)
+                self._queue_post(t.channel_id, text, reveal=reveal, guild_id=t.guild_id, key=key)
             for notice in u.notices:
                 self._queue_post(t.channel_id, notice.text())
             if u.kind == "finished" and t.game is not None:
-                self._queue_post(t.channel_id, screens.final_text(t))
+                self._queue_post(t.channel_id, screens.final_text(t), key=owed_key(t.id, "over"))
 
     def _seat_digest(self, t: Table, seat: int) -> str:
         """What must be up to date in a seat's private message: its private view (what differs from the public
@@ -326,8 +348,9 @@ class TablesCog(commands.Cog, name="Tables"):
             return  # deleted already (an earlier update came first)
         if ch_id is not None:
             channel = self.bot.get_partial_messageable(ch_id, type=discord.ChannelType.private)
-            # already gone, or the DM channel closed: nothing to tidy
-            with contextlib.suppress(discord.HTTPException):
+            # already gone, or the DM channel closed: nothing to tidy; a server error or the network raises, and the
+            # Outbox sends the delete again
+            with contextlib.suppress(discord.NotFound, discord.Forbidden):
                 await channel.get_partial_message(message_id).delete()
         if current == message_id:  # not yet replaced by the reminder of a later turn
             await self.service.set_message(t.id, f"ping:{seat}", None)
@@ -335,21 +358,62 @@ class TablesCog(commands.Cog, name="Tables"):
     async def _post(
         self, channel_id: int, text: str, reveal: RevealScene | None = None, guild_id: int | None = None
     ) -> None:
-        try:
-            kw: dict[str, Any] = {}
-            if reveal is not None and await self.pictures.for_guild(guild_id):
-                kw["file"] = await self.pictures.file(reveal, self.pictures.filename("reveal", reveal))
-            await self.bot.get_partial_messageable(channel_id).send(text[:2000], **kw)
-        except discord.HTTPException:
-            log.exception("could not post to channel %s", channel_id)
+        await self._deliver(channel_id, Post(text, reveal, guild_id))
+
+    async def _deliver(self, channel_id: int, post: Post) -> None:
+        """Send one post, again and again while Discord answers 5xx or the network fails (the backoff of an owed
+        post is stored with it); a 4xx that cannot succeed is given up, recorded on the owed row."""
+        owed: Owed | None = None
+        store = self.service.outbox
+        if post.key is not None:
+            owed = await store.get(post.key)
+            if owed is None or owed.state != "pending":
+                return  # sent already (exactly once), or given up
+            # a retry time stored by an earlier run stands (the posts behind it in this channel wait with it)
+            await asyncio.sleep(max(0.0, owed.next_attempt_at - store.clock()))
+        failures = 0
+        while True:
+            try:
+                file = None
+                if post.reveal is not None and await self.pictures.for_guild(post.guild_id):
+                    file = await self.pictures.file(post.reveal, self.pictures.filename("reveal", post.reveal))
+                if owed is None:
+                    await self.bot.get_partial_messageable(channel_id).send(
+                        post.text[:2000], **({"file": file} if file is not None else {})
+                    )
+                    return
+                message_id = await send_owed(self.bot, channel_id, owed.nonce, post.text, file=file)
+                await store.sent(owed.id, message_id)
+                return
+            except Exception as err:
+                if not transient(err):
+                    if owed is not None:
+                        await store.dropped(owed.id, f"{type(err).__name__}: {err}")
+                    log.error("post to channel %s refused, given up: %s", channel_id, err)
+                    return
+                failures += 1
+                if owed is not None:
+                    wait = await store.retry_later(owed, f"{type(err).__name__}: {err}", retry_after(err))
+                    wait -= store.clock()
+                else:
+                    wait = backoff(failures, retry_after(err))
+                log.warning("post to channel %s failed (%s); again in %.1f s", channel_id, err, wait)
+                await asyncio.sleep(max(0.0, wait))
 
     def _queue_post(
-        self, channel_id: int, text: str, *, reveal: RevealScene | None = None, guild_id: int | None = None
+        self,
+        channel_id: int,
+        text: str,
+        *,
+        reveal: RevealScene | None = None,
+        guild_id: int | None = None,
+        key: str | None = None,
     ) -> None:
         """Post in the background, in order per channel: the click whose action ended a hand is answered
         without waiting for the results to go out (they may wait for the request budget). ``reveal``: the
-        end-of-hand picture attached to the post (when the server shows pictures)."""
-        self._posts.setdefault(channel_id, deque()).append((text, reveal, guild_id))
+        end-of-hand picture attached to the post (when the server shows pictures). ``key``: the outbox row of an
+        owed post (see :mod:`bot.outbox`)."""
+        self._posts.setdefault(channel_id, deque()).append(Post(text, reveal, guild_id, key))
         task = self._posters.get(channel_id)
         if task is None or task.done():
             self._posters[channel_id] = asyncio.create_task(self._drain_posts(channel_id), name=f"posts-{channel_id}")
@@ -357,10 +421,44 @@ class TablesCog(commands.Cog, name="Tables"):
     async def _drain_posts(self, channel_id: int) -> None:
         queue = self._posts[channel_id]
         while queue:
-            text, reveal, guild_id = queue.popleft()
-            await self._post(channel_id, text, reveal, guild_id)
+            post = queue.popleft()
+            try:
+                await self._deliver(channel_id, post)
+            except Exception:
+                # (the database, or a bug): the owed row stays pending and the next start delivers it
+                log.exception("post to channel %s failed", channel_id)
         self._posts.pop(channel_id, None)
         self._posters.pop(channel_id, None)
+
+    # ============================================================== the final renders of a closed table
+    def _confirm_final(self, t: Table) -> None:
+        """Once the closed table's message, its DMs and the removal of its reminders have landed (retries
+        included), mark its owed ``render`` row sent; until then a restart renders them again."""
+        task = self._confirming.get(t.id)
+        if task is None or task.done():
+            self._confirming[t.id] = asyncio.create_task(self._confirm(t), name=f"confirm-{t.id}")
+
+    async def _confirm(self, t: Table) -> None:
+        try:
+            keys: list[Any] = [("table", t.id)]
+            for seat in range(len(t.seats)):
+                keys += [("dm", t.id, seat), ("eph", t.id, seat)]
+                mid = t.messages.get(f"ping:{seat}")
+                if mid is not None:
+                    keys.append(("unping", t.id, seat, mid))
+            await self.outbox.settle(keys)
+            row = await self.service.outbox.get(owed_key(t.id, "render"))
+            if row is None or row.state != "pending":
+                return
+            refused = [k for k in keys if self.outbox.failed(k)]
+            if refused:
+                await self.service.outbox.dropped(row.id, f"refused by Discord: {refused}")
+            else:
+                await self.service.outbox.sent(row.id)
+        except Exception:
+            log.exception("the final renders of table %s could not be confirmed; the next start renders them", t.id)
+        finally:
+            self._confirming.pop(t.id, None)
 
     async def drain_posts(self) -> None:
         while any(not t.done() for t in self._posters.values()):
@@ -417,9 +515,18 @@ class TablesCog(commands.Cog, name="Tables"):
             except discord.NotFound:
                 pass  # deleted by someone: post a fresh one
         self._attached.pop(key, None)
-        sent = await channel.send(**await self._send_kw(key, msg, picture))
+        sent_id = await self._create(key, t.channel_id, await self._send_kw(key, msg, picture))
         await self._sent(t, key, msg)
-        await self.service.set_message(t.id, "table", sent.id)
+        await self.service.set_message(t.id, "table", sent_id)
+
+    async def _create(self, key: tuple[Any, ...], channel_id: int, kw: dict[str, Any]) -> int:
+        """Create the message under ``key`` (the table message, a DM hand) with a nonce that stays the same while
+        the create is retried, and ``enforce_nonce``: a create Discord carried out although it answered 5xx is
+        returned on the retry instead of a second message with live controls."""
+        nonce = self._nonces.setdefault(key, f"tvc{secrets.randbits(64)}"[:25])
+        message_id = await send_owed(self.bot, channel_id, nonce, **kw)
+        self._nonces.pop(key, None)
+        return message_id
 
     # ============================================================== how a message is sent
     def _is_v2(self, t: Table, key: tuple[Any, ...]) -> bool:
@@ -543,9 +650,9 @@ class TablesCog(commands.Cog, name="Tables"):
                 except discord.NotFound:
                     pass
             self._attached.pop(key, None)
-            sent = await channel.send(**await self._send_kw(key, msg, picture))
+            sent_id = await self._create(key, ch_id, await self._send_kw(key, msg, picture))
             await self._sent(t, key, msg)
-            await self.service.set_message(t.id, f"dm:{seat}", sent.id)
+            await self.service.set_message(t.id, f"dm:{seat}", sent_id)
         except discord.Forbidden:
             # DMs closed (50007) or blocked: never drop the player, point them at the ephemeral fallback.
             self._dm_failed.add((t.id, seat))
@@ -816,7 +923,14 @@ class TablesCog(commands.Cog, name="Tables"):
         self._rendered[key] = _short(msg.digest)  # claimed now: a render scheduled meanwhile finds nothing to do
         kw = await self._edit_kw(key, msg, picture)
         kw.pop("content")
-        await interaction.response.edit_message(**kw)
+        try:
+            await interaction.response.edit_message(**kw)
+        except discord.HTTPException:
+            # the response did not land (a 5xx, the token expired): the message still shows the state before the
+            # click, so it is no longer counted as shown and an edit brings it up to date
+            self._rendered.pop(key, None)
+            self._schedule_private(t, seat)
+            raise
         await self._sent(t, key, msg)
         if self._edits.get(key, 0) != edits_before or self.outbox.rendering(key):
             # an edit of this message went out while this response was on its way (for a later state: a computer's
@@ -929,20 +1043,58 @@ class TablesCog(commands.Cog, name="Tables"):
 
     # ============================================================== restart
     async def restore(self) -> None:
-        """Re-render every open table after a restart (controls are persistent; this refreshes them)."""
+        """Re-render every open table after a restart (controls are persistent; this refreshes them), and deliver
+        what the players are still owed (:meth:`deliver_owed`)."""
         for t in list(self.service.tables.values()):
-            # what the messages showed when the table was last saved: an unchanged message is not edited again
-            # (its channel's rate-limit window may still be full from just before the restart)
-            for key in (("table", t.id), *(("dm", t.id, seat) for seat in range(len(t.seats)))):
-                shown = t.messages.get(f"h:{_persisted(key)}")
-                if shown is not None:
-                    self._rendered.setdefault(key, f"{shown:024x}")
-            self._schedule_table(t)
-            self._clear_pings(t)  # reminders of turns that ended while the bot was away (e.g. a cancelled table)
-            if t.game is not None:
-                for seat, s in enumerate(t.seats):
-                    if s.user_id is not None and not t.messages.get(f"dmx:{seat}"):
-                        self._schedule_private(t, seat)
+            self._restore_table(t)
+        await self.deliver_owed()
+
+    async def deliver_owed(self) -> None:
+        """Deliver the outbox rows a previous run left pending, in the order they were owed: hand summaries and
+        game-over posts, drawn again from the table replayed to the moment that owed them; and the final state
+        of every table that closed without its final renders confirmed (its message without game controls, DMs
+        that show the end, reminders deleted)."""
+        for row in await self.service.outbox.pending(kinds=("hand", "over", "render")):
+            if row.table_id is None:
+                continue
+            try:
+                if row.kind == "render":
+                    t = await self.service.table_at(row.table_id)
+                    if t is None:
+                        await self.service.outbox.dropped(row.id, "no such table")
+                        continue
+                    self._restore_table(t)
+                    self._confirm_final(t)
+                    continue
+                t = await self.service.table_at(row.table_id, row.payload.get("version"))
+                if t is None or t.game is None or row.channel_id is None:
+                    await self.service.outbox.dropped(row.id, "no such table or game")
+                    continue
+                with using(await guild_locale(self.bot, t.guild_id)):
+                    if row.kind == "over":
+                        text, reveal = screens.final_text(t), None
+                    else:
+                        settled = next(s for s in t.game.settlements() if s.index == row.payload["index"])
+                        text = screens.settlement_text(t, settled)
+                        reveal = screens.reveal_scene(t) if row.payload.get("last", True) else None
+                self._queue_post(row.channel_id, text, reveal=reveal, guild_id=t.guild_id, key=row.key)
+            except Exception:
+                log.exception("owed message %s could not be prepared; it stays pending", row.key)
+
+    def _restore_table(self, t: Table) -> None:
+        """Render a table whose messages may be stale (after a restart) to its true state."""
+        # what the messages showed when the table was last saved: an unchanged message is not edited again
+        # (its channel's rate-limit window may still be full from just before the restart)
+        for key in (("table", t.id), *(("dm", t.id, seat) for seat in range(len(t.seats)))):
+            shown = t.messages.get(f"h:{_persisted(key)}")
+            if shown is not None:
+                self._rendered.setdefault(key, f"{shown:024x}")
+        self._schedule_table(t)
+        self._clear_pings(t)  # reminders of turns that ended while the bot was away (e.g. a cancelled table)
+        if t.game is not None:
+            for seat, s in enumerate(t.seats):
+                if s.user_id is not None and not t.messages.get(f"dmx:{seat}"):
+                    self._schedule_private(t, seat)
 
 
 # ==================================================================== helpers

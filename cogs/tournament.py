@@ -43,7 +43,7 @@ from bot.tournaments import (
 from ._charts import LedgerPictures, picture_layout, send_picture_message
 from ._game import TURN_TIMER_HELP, TurnTimer, game_autocomplete, manages_or_has_role, parse_rounds, reply_privately
 from ._locale import channel_locale, reader_locale
-from ._outbox import Outbox
+from ._outbox import Outbox, retry_after, send_owed, transient
 from ._pictures import Pictures
 
 log = logging.getLogger(__name__)
@@ -122,6 +122,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         self.ratings = ratings
         self._v2_standings: set[int] = set()  # tournaments whose standings message is a V2 layout now
         self.outbox = Outbox(edit_interval)
+        self._delivering: dict[int, asyncio.Lock] = {}  # tournament id -> one delivery of its owed notices at a time
         self._loader: asyncio.Task[None] | None = None
         service.channel_factory = self._open_thread
 
@@ -150,6 +151,9 @@ class TournamentCog(commands.Cog, name="Tournament"):
             if t.status == "running":
                 self._schedule_standings(t)
         log.info("restored %d open tournament(s)", len(restored))
+        for t in await self.service.owing_finished():  # ended, but the podium never went out
+            self._schedule_standings(t)
+            await self._deliver_owed(t)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:  # type: ignore[override]
         await self._loaded()  # slash commands too: nothing answers from a half-restored state
@@ -202,39 +206,61 @@ class TournamentCog(commands.Cog, name="Tournament"):
             with using(locale):
                 text = notice.text()
             await self._post(t.channel_id, text)
+        if u.kind in ("round", "resumed", "finished"):
+            await self._deliver_owed(t)
         if u.kind == "round":
             tables_cog: Any = self.bot.get_cog("Tables")
             for rt in u.tables:
-                humans = " ".join(f"<@{uid}>" for uid in rt.seats if uid is not None)
-                if rt.thread_id is not None:
-                    with using(locale):
-                        text = _(
-                            "**{title}** — round {round}, table {table}: {players}. Good luck!",
-                            title=t.display_title(),
-                            round=rt.round,
-                            table=rt.table_no,
-                            players=humans,
-                        )
-                    await self._post(rt.thread_id, text, mentions=True)
                 if tables_cog is not None and rt.table_id is not None and rt.table_id in self.service.tables.tables:
                     await tables_cog.show_table(self.service.tables.tables[rt.table_id])
-        if u.kind == "finished":
-            rows = await self.service.standings(t.id)
-            podium = [s for s in rows if s.rank <= 3]
-            with using(locale) as code:
-                lines = standings_lines(t, podium, limit=10)
-                head = _("🏆 **{title} — final podium**", title=t.display_title())
-                board = await self._board(t, podium, _("🏆 {title} — final podium", title=t.display_title()))
-                alt = _("Standings: ranks, names, totals, ratings and recent form")
-            if board is not None and self.pictures is not None:
-                picture = await self.pictures.png("podium", (code, board.key()), lambda: render_standings(board))
-                try:
-                    await send_picture_message(self.bot.get_partial_messageable(t.channel_id).send, board.title,
-                                               lines, picture=picture, alt=alt)  # fmt: skip
-                except discord.HTTPException:
-                    log.exception("could not post the podium to channel %s", t.channel_id)
-                return
-            await self._post(t.channel_id, head + "\n" + "\n".join(lines))
+
+    async def _send_podium(self, t: Tournament, nonce: str) -> int:
+        """Post the final podium (owed: created with ``nonce``), with the standings picture when the server shows
+        pictures; returns the message id."""
+        rows = await self.service.standings(t.id)
+        podium = [s for s in rows if s.rank <= 3]
+        with using(await channel_locale(self.bot, t.guild_id)) as code:
+            lines = standings_lines(t, podium, limit=10)
+            head = _("🏆 **{title} — final podium**", title=t.display_title())
+            board = await self._board(t, podium, _("🏆 {title} — final podium", title=t.display_title()))
+            alt = _("Standings: ranks, names, totals, ratings and recent form")
+        if board is not None and self.pictures is not None:
+            picture = await self.pictures.png("podium", (code, board.key()), lambda: render_standings(board))
+            msg = picture_layout(board.title, lines, picture=picture[0] if picture else None, alt=alt)
+            file = discord.File(io.BytesIO(picture[1]), filename=picture[0]) if picture else None
+            return await send_owed(self.bot, t.channel_id, nonce, None, file=file, view=msg.view)
+        return await send_owed(self.bot, t.channel_id, nonce, head + "\n" + "\n".join(lines))
+
+    async def _deliver_owed(self, t: Tournament) -> None:
+        """Send the round notices the tournament owes (:meth:`TournamentService._owe_round`), in order, each once:
+        created with its nonce, marked sent when Discord accepted it, retried on a 5xx or a network error, given up
+        (and recorded) on a 4xx that cannot succeed. One delivery at a time per tournament."""
+        async with self._delivering.setdefault(t.id, asyncio.Lock()):
+            store = self.service.outbox
+            for row in await store.pending(tournament_id=t.id):
+                # a retry time stored by an earlier run stands
+                await asyncio.sleep(max(0.0, row.next_attempt_at - store.clock()))
+                while True:
+                    try:
+                        if row.kind == "podium":
+                            await store.sent(row.id, await self._send_podium(t, row.nonce))
+                            break
+                        with using(await channel_locale(self.bot, t.guild_id)):
+                            where = await self.service.owed_text(t, row.kind, row.payload)
+                        if where is None or where[0] is None:
+                            break  # its thread is not open yet: the next update (or start) sends it
+                        mentions = discord.AllowedMentions(users=True) if row.kind == "seats" else None
+                        mid = await send_owed(self.bot, where[0], row.nonce, where[1], allowed_mentions=mentions)
+                        await store.sent(row.id, mid)
+                        break
+                    except Exception as err:
+                        if not transient(err):
+                            await store.dropped(row.id, f"{type(err).__name__}: {err}")
+                            log.error("owed tournament message %s refused, given up: %s", row.key, err)
+                            break
+                        wait = await store.retry_later(row, f"{type(err).__name__}: {err}", retry_after(err))
+                        log.warning("owed tournament message %s failed (%s); again", row.key, err)
+                        await asyncio.sleep(max(0.0, wait - store.clock()))
 
     async def _board(
         self, t: Tournament, rows: list[Standing], title: str, *, show: bool | None = None

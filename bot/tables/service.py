@@ -30,6 +30,7 @@ from bot.errors import Refusal
 from bot.games import registry
 from bot.i18n import N_, N_n, _n, _p, tr
 from bot.ledger import Ledger, SeatRef, settlement_key
+from bot.outbox import OutboxStore
 from bot.render.errors import error_text
 
 from .model import COMPUTER_NAME, MAX_TIMEOUT, MIN_TIMEOUT, Seat, Status, Table
@@ -132,6 +133,8 @@ class TableService:
     ) -> None:
         self.db = db
         self.store = TableStore(db)
+        #: what players are owed by an action (posts, the final renders), written in the action's transaction
+        self.outbox = OutboxStore(db, clock=clock)
         self.ledger = ledger
         self.default_timeout = default_timeout
         #: wall clock (epoch seconds): deadlines are stored, and must mean the same after a restart
@@ -336,7 +339,7 @@ class TableService:
                 kind = "seats"
             else:
                 raise TableError(N_("This table is closed."))
-            await self._save(t)
+            await (self._save_closed(t) if t.status == "cancelled" else self._save(t))
         await self._notify(TableUpdate(t, kind, notices=notices))
         if t.status == "running":
             self._kick(t)
@@ -429,7 +432,7 @@ class TableService:
             if not is_admin:
                 self._require_host(t, user_id)
             t.status = "cancelled"
-            await self._save(t)
+            await self._save_closed(t)
         await self._notify(TableUpdate(t, "cancelled", notices=[Notice(N_("The table was cancelled."))]))
         self._forget_if_closed(t)
         return t
@@ -444,7 +447,7 @@ class TableService:
                 self._require_host(t, user_id)
             t.status = "finished"
             t.deadline = None
-            await self._save(t)
+            await self._save_closed(t)
         await self._notify(TableUpdate(t, "finished", notices=[Notice(N_("The host ended the session."))]))
         self._forget_if_closed(t)
         return t
@@ -593,6 +596,7 @@ class TableService:
             await self.store.append_action(conn, t.id, t.version - 1, seat, action, actor)
             for s in new:
                 await self._book(conn, t, s)
+            await self._owe(conn, t, new)
             if t.status == "finished":
                 await self._save(t, conn)
             elif had_timer or t.deadline is not None:
@@ -835,6 +839,55 @@ class TableService:
     async def _save(self, t: Table, conn: Any = None) -> None:
         await self.store.save(t, conn)
 
+    async def _save_closed(self, t: Table) -> None:
+        """Save a table that just closed together with what its players are owed (its final renders)."""
+        async with self.db.transaction() as conn:
+            await self._save(t, conn)
+            await self._owe(conn, t, [])
+
+    async def _owe(self, conn: Any, t: Table, settled: list[Settlement]) -> None:
+        """Record, in the action's transaction, the messages it owes the players (see :mod:`bot.outbox`): each
+        hand's summary, the game-over post, and the final state of the table message and every DM (no live
+        controls on a closed table; reminders deleted). Delivered by the cog after the commit, and by the next
+        start if this process dies first."""
+        for s in settled:
+            payload = {"index": s.index, "version": t.version, "last": s is settled[-1]}
+            await self.outbox.add(
+                conn, owed_key(t.id, "hand", s.index), "hand", guild_id=t.guild_id, table_id=t.id,
+                channel_id=t.channel_id, payload=payload,
+            )  # fmt: skip
+        if t.is_open:
+            return
+        if t.status == "finished" and t.game is not None:
+            await self.outbox.add(
+                conn, owed_key(t.id, "over"), "over", guild_id=t.guild_id, table_id=t.id, channel_id=t.channel_id,
+                payload={"version": t.version},
+            )  # fmt: skip
+        await self.outbox.add(conn, owed_key(t.id, "render"), "render", guild_id=t.guild_id, table_id=t.id)
+
+    async def table_at(self, table_id: int, version: int | None = None) -> Table | None:
+        """A table with its game replayed to ``version`` actions (all when None): what an owed message shows when
+        it is delivered after a restart. The open table itself when it is in memory at that version."""
+        t = self.tables.get(table_id)
+        if t is not None and (version is None or version == t.version):
+            return t
+        stored = await self.store.finished_table(table_id)
+        if stored is None:
+            return None
+        stored.log = await self.store.load_log(table_id)
+        if version is not None:
+            stored.log = stored.log[:version]
+        if stored.status in ("running", "finished") or stored.log:
+            try:
+                stored.game = replay(
+                    registry.game_class(stored.game_id), len(stored.seats), stored.options, stored.seed, stored.log
+                )
+            except (EngineError, KeyError, ValueError) as e:
+                log.error("table %s cannot be replayed for its owed messages (%s)", table_id, e)
+                return stored
+            stored.booked = len(stored.game.settlements())
+        return stored
+
     async def load(self) -> list[Table]:
         """Restore every open table by replaying its log; book any settlement the ledger lacks.
 
@@ -888,6 +941,11 @@ class TableService:
             self._locks.pop(t.id, None)
 
 
+def owed_key(table_id: int, what: str, index: int | None = None) -> str:
+    """The outbox key of a message a table owes (``t12:hand:3``, ``t12:over``, ``t12:render``)."""
+    return f"t{table_id}:{what}" if index is None else f"t{table_id}:{what}:{index}"
+
+
 def _players(n: int) -> Callable[[], str]:
     return lambda: _n("{n} player", "{n} players", n)
 
@@ -896,4 +954,13 @@ def _seated(n: int) -> Callable[[], str]:
     return lambda: _n("{n} seated", "{n} seated", n)
 
 
-__all__ = ["IllegalAction", "Notice", "StaleAction", "TableError", "TableService", "TableUpdate", "game_title"]
+__all__ = [
+    "IllegalAction",
+    "Notice",
+    "StaleAction",
+    "TableError",
+    "TableService",
+    "TableUpdate",
+    "game_title",
+    "owed_key",
+]

@@ -29,6 +29,7 @@ from bot.errors import Refusal
 from bot.games import registry
 from bot.i18n import N_, N_n, _, _n, _p
 from bot.i18n import names as ui
+from bot.outbox import OutboxStore
 from bot.render.errors import error_text
 from bot.tables.service import Notice, TableError, TableService, TableUpdate, game_title
 
@@ -150,7 +151,7 @@ class TournamentUpdate:
     """What happened; the cog renders sign-up, standings and notices from the service, not from this."""
 
     tournament: Tournament
-    kind: str  # signup | started | round | table | standings | finished | cancelled
+    kind: str  # signup | started | round | table | standings | finished | cancelled | resumed
     notices: list[Notice] = field(default_factory=list)
     tables: list[RoundTable] = field(default_factory=list)
     byes: list[int] = field(default_factory=list)
@@ -176,6 +177,8 @@ class TournamentService:
     ) -> None:
         self.db = db
         self.tables = tables
+        #: a round's notices (outbox rows written with its draw, delivered by the cog)
+        self.outbox = OutboxStore(db, clock=tables.clock)
         self.channel_factory = channel_factory
         self.tournaments: dict[int, Tournament] = {}
         self.listeners: list[Listener] = []
@@ -510,6 +513,7 @@ class TournamentService:
                         "INSERT INTO tournament_byes (tournament_id, round, user_id) VALUES (?,?,?)", (t.id, rnd, uid)
                     )
                 await self._save(t, conn)
+                await self._owe_round(conn, t, rnd, len(draw.tables), bool(byes))
             existing = await self.round_tables(t.id, rnd)
         else:
             byes = [uid for r, uid in await self.byes(t.id, rnd)]
@@ -518,21 +522,56 @@ class TournamentService:
             if rt.status in ("pending", "running"):
                 await self._open_table(t, rt)
                 opened.append(rt)
-        names = {p.user_id: p.name for p in await self.players(t.id)}
-        count = len(existing)
-        notices = [
-            Notice(
+        # the round's notices are owed (written with the draw): the cog delivers them on this update
+        await self._notify(TournamentUpdate(t, "round", tables=opened, byes=byes))
+        await self._maybe_advance(t)  # a round whose tables all closed already (resume) moves on
+
+    async def _owe_round(self, conn: Any, t: Tournament, rnd: int, tables: int, byes: bool) -> None:
+        """The messages a drawn round owes, recorded with the draw: its notice in the tournament channel, the byes,
+        and one notice per table (in its thread, mentioning the players) — so a stop between the draw and its
+        announcement still announces it, once."""
+        common = {"guild_id": t.guild_id, "tournament_id": t.id}
+        await self.outbox.add(
+            conn, f"T{t.id}:r{rnd}", "round", channel_id=t.channel_id, payload={"round": rnd, "tables": tables},
+            **common,
+        )  # fmt: skip
+        if byes:
+            await self.outbox.add(conn, f"T{t.id}:r{rnd}:byes", "byes", channel_id=t.channel_id,
+                                  payload={"round": rnd}, **common)  # fmt: skip
+        for no in range(1, tables + 1):
+            await self.outbox.add(conn, f"T{t.id}:r{rnd}:t{no}", "seats", payload={"round": rnd, "table": no}, **common)
+
+    async def owed_text(self, t: Tournament, kind: str, payload: dict[str, Any]) -> tuple[int | None, str] | None:
+        """Where an owed round message goes and its text in the current locale, or None when it cannot be sent yet
+        (the table's thread is not open). ``kind``: ``round``, ``byes`` or ``seats`` (see :meth:`_owe_round`)."""
+        rnd = int(payload["round"])
+        if kind == "round":
+            count = int(payload["tables"])
+            notice = Notice(
                 N_("**{title} — round {round} of {rounds}** ({tables})."),
                 title=t.display_title,
                 round=rnd,
                 rounds=t.rounds,
                 tables=lambda: _n("{n} table", "{n} tables", count),
             )
-        ]
-        if byes:
-            notices.append(Notice(N_("Bye this round: {names}."), names=", ".join(names.get(u, str(u)) for u in byes)))
-        await self._notify(TournamentUpdate(t, "round", notices=notices, tables=opened, byes=byes))
-        await self._maybe_advance(t)  # a round whose tables all closed already (resume) moves on
+            return t.channel_id, notice.text()
+        if kind == "byes":
+            names = {p.user_id: p.name for p in await self.players(t.id)}
+            byes = [uid for r, uid in await self.byes(t.id, rnd)]
+            notice = Notice(N_("Bye this round: {names}."), names=", ".join(names.get(u, str(u)) for u in byes))
+            return t.channel_id, notice.text()
+        rt = next((x for x in await self.round_tables(t.id, rnd) if x.table_no == int(payload["table"])), None)
+        if rt is None or rt.thread_id is None:
+            return None
+        humans = " ".join(f"<@{uid}>" for uid in rt.seats if uid is not None)
+        text = _(
+            "**{title}** — round {round}, table {table}: {players}. Good luck!",
+            title=t.display_title(),
+            round=rt.round,
+            table=rt.table_no,
+            players=humans,
+        )
+        return rt.thread_id, text
 
     async def _open_table(self, t: Tournament, rt: RoundTable) -> None:
         """Open (or finish opening) one table of the draw. Each step is persisted before the next."""
@@ -625,7 +664,12 @@ class TournamentService:
 
     async def _finish(self, t: Tournament) -> None:
         t.status = "finished"
-        await self._save(t)
+        async with self.db.transaction() as conn:
+            await self._save(t, conn)
+            # the podium is owed with the end (delivered by the cog; after a restart see owing_finished)
+            await self.outbox.add(
+                conn, f"T{t.id}:podium", "podium", guild_id=t.guild_id, tournament_id=t.id, channel_id=t.channel_id
+            )
         await self._notify(TournamentUpdate(t, "finished"))
         self.tournaments.pop(t.id, None)
 
@@ -769,6 +813,15 @@ class TournamentService:
                 self._spawn(self._resume(t), f"tournament-{t.id}-resume")
         return restored
 
+    async def owing_finished(self) -> list[Tournament]:
+        """Finished tournaments (of this process's shards) whose final podium was never confirmed sent."""
+        shard_sql, shard_params = self.db.shard_condition()
+        return await self._select(
+            "WHERE status = 'finished' AND id IN (SELECT tournament_id FROM outbox WHERE kind = 'podium'"
+            f" AND state = 'pending'){shard_sql} ORDER BY id",
+            shard_params,
+        )
+
     async def _resume(self, t: Tournament) -> None:
         async with self.lock(t.id):
             try:
@@ -786,3 +839,5 @@ class TournamentService:
                 await self._maybe_advance(t)
             except Exception:
                 log.exception("tournament %s could not be resumed", t.id)
+        # whatever the previous run still owed (a round drawn but not announced) can go out now
+        await self._notify(TournamentUpdate(t, "resumed"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -27,6 +28,51 @@ if TYPE_CHECKING:
     from .server import FakeDiscord
 
 JSON = dict[str, Any]
+
+
+#: the body of an injected 503 (what Discord's edge answers in an incident)
+SERVICE_UNAVAILABLE: JSON = {"message": "503: Service Unavailable", "code": 0}
+
+
+@dataclass
+class Faults:
+    """Seeded faults (:meth:`FakeDiscord.inject_faults`): a share of the bot's requests to ``/channels/…`` answered
+    503 before anything happens, and (``after``) a share answered 503 although the request was carried out.
+    ``kill``: callbacks run on a matching request, before (``"before"``) or after (``"after"``) it is handled —
+    tests use them to SIGKILL the bot process at an exact moment."""
+
+    share: float = 0.0
+    after: float = 0.0
+    seed: int = 0
+    methods: tuple[str, ...] = ("POST", "PATCH", "DELETE")
+    path: re.Pattern[str] = field(default_factory=lambda: re.compile(r"^/channels/"))
+    injected: int = 0
+    rng: Any = None
+    kills: list[tuple[Callable[[ApiRequest], bool], Callable[[], None], str]] = field(default_factory=list)
+
+    def pick(self, request: ApiRequest) -> str | None:
+        """None, or "before"/"after": the request fails (503) before or after it is carried out."""
+        for predicate, kill, when in list(self.kills):
+            if predicate(request):
+                self.kills.remove((predicate, kill, when))
+                if when == "before":
+                    kill()
+                    return "before"
+                request.on_done.append(kill)
+        if request.on_done:
+            return "after"
+        if not (self.share or self.after) or request.method not in self.methods or not self.path.match(request.path):
+            return None
+        if self.rng is None:
+            self.rng = random.Random(self.seed)
+        roll = self.rng.random()
+        if roll < self.share:
+            self.injected += 1
+            return "before"
+        if roll < self.share + self.after:
+            self.injected += 1
+            return "after"
+        return None
 
 
 class ApiError(Exception):
@@ -77,6 +123,8 @@ class ApiRequest:
     bucket: tuple[int, float] | None = None
     #: extra response headers (the X-RateLimit-* of Discord's limits)
     headers: dict[str, str] = field(default_factory=dict)
+    #: run once the request was carried out (a test's kill switch, see :class:`Faults`)
+    on_done: list[Callable[[], None]] = field(default_factory=list)
 
     def json(self) -> JSON:
         return self.body if isinstance(self.body, dict) else {}
@@ -240,11 +288,19 @@ class RestApi:
                 body=body,
                 attachments=attachments,
             )
+            fault = self.fake.faults.pick(api_request)
+            if fault == "before":  # Discord failed before doing anything
+                self.fake.notify()
+                return self._json(503, SERVICE_UNAVAILABLE)
             try:
                 limited = self._check_discord_limits(api_request) or self._check_rate_limit(api_request)
                 if limited is not None:
                     return limited
                 status, data = await handler(api_request)
+                for done in api_request.on_done:
+                    done()
+                if fault == "after":  # done, but the answer was lost on the way back
+                    return self._json(503, SERVICE_UNAVAILABLE)
             except ApiError as exc:
                 self.fake._record_rejection(request.method, path, exc.status, exc.body)
                 return self._json(exc.status, exc.body)
@@ -595,6 +651,14 @@ class RestApi:
         if channel.is_dm and channel.recipient is not None and channel.recipient.dms_closed:
             raise ApiError(403, 50007, "Cannot send messages to this user")
         _check_message_body(body, request.attachments, creating=True)
+        nonce = body.get("nonce")
+        if body.get("enforce_nonce") and nonce is not None:
+            # Discord: a message of the same author with the same nonce in the last few minutes is returned
+            # instead of creating another one
+            for earlier in self.fake.world.messages_in(channel.id, include_deleted=True):
+                if earlier.nonce == nonce and earlier.author.id == self.fake.bot_user.id:
+                    self.fake.nonce_hits += 1
+                    return 200, earlier.payload()
         message = self.fake._new_message(
             channel,
             self.fake.bot_user,

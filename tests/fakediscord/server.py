@@ -24,7 +24,7 @@ from aiohttp import web
 
 from . import state as st
 from .gateway import Gateway
-from .rest import ApiError, DiscordLimits, RateLimitState, RestApi, _check_message_body
+from .rest import ApiError, ApiRequest, DiscordLimits, Faults, RateLimitState, RestApi, _check_message_body
 from .users import FakeUser
 
 JSON = dict[str, Any]
@@ -80,6 +80,10 @@ class FakeDiscord:
         self.rejected: list[tuple[str, str, int, JSON]] = []
         #: Number of 429 responses sent.
         self.rate_limited = 0
+        #: Injected 503s and kill switches (:meth:`inject_faults`, :meth:`kill_on`).
+        self.faults = Faults()
+        #: Creates answered with an earlier message of the same nonce (``enforce_nonce``).
+        self.nonce_hits = 0
         #: Seconds from INTERACTION_CREATE dispatch to the first callback, by interaction id.
         self.ack_latencies: dict[int, float] = {}
         #: Interactions not acknowledged within ``ack_deadline`` seconds.
@@ -367,6 +371,21 @@ class FakeDiscord:
         limits), which is the easy way to exercise discord.py's retry path.
         """
         self._rate_limit = None if limit is None else RateLimitState(limit, per_seconds, advertise)
+
+    def inject_faults(self, share: float, *, after: float = 0.0, seed: int = 0) -> Faults:
+        """Answer 503 to ``share`` of the bot's message requests (create, edit, delete under ``/channels/``) before
+        carrying them out, and to ``after`` of them once carried out (the answer lost): like Discord in an incident.
+        Seeded: the same test sees the same faults. ``inject_faults(0)`` turns it off."""
+        kills = self.faults.kills
+        self.faults = Faults(share=share, after=after, seed=seed, kills=kills)
+        return self.faults
+
+    def kill_on(
+        self, predicate: Callable[[ApiRequest], bool], kill: Callable[[], None], *, after: bool = False
+    ) -> None:
+        """Call ``kill`` (e.g. SIGKILL the bot process) on the first request matching ``predicate``: before it is
+        carried out (its client gets a 503, it is dead anyway), or right ``after``."""
+        self.faults.kills.append((predicate, kill, "after" if after else "before"))
 
     def discord_limits(self, per_second: int | None = 50) -> DiscordLimits | None:
         """Enforce Discord's rate limits: ``per_second`` requests per second for the bot (interaction callbacks
