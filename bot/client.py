@@ -7,7 +7,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -18,6 +18,7 @@ from bot.config import Settings
 from bot.db import Database
 from bot.engine.protocol import Action
 from bot.forwarding import InteractionForwarder
+from bot.gateway import IdentifyPacer, ResumingShard
 from bot.i18n import _, using
 from bot.images import ImageCache
 from bot.images import prepare as prepare_images
@@ -32,6 +33,9 @@ from bot.tournaments import GuildSettings, TournamentError, TournamentService
 from cogs import _scheduling
 from cogs._locale import reader_locale
 from cogs._translator import TavoloTranslator
+
+if TYPE_CHECKING:
+    import yarl
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +99,19 @@ class TavoloBot(commands.AutoShardedBot):
         self.tournaments: TournamentService | None = None
         self.agent_runner: AgentRunner | None = None
         self.forwarder: InteractionForwarder | None = None
+        self._identify_pacer = IdentifyPacer()
+
+    async def launch_shard(self, gateway: yarl.URL, shard_id: int, *, initial: bool = False) -> None:
+        await super().launch_shard(gateway, shard_id, initial=initial)
+        # A failed reconnect retries RESUME instead of starting a new session (bot/gateway.py). The library
+        # builds its Shard objects itself, so the policy is given to each one as it is launched.
+        shard = self._AutoShardedClient__shards.get(shard_id)  # type: ignore[attr-defined]
+        if shard is not None and type(shard) is not ResumingShard:
+            shard.__class__ = ResumingShard
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        # (not discord.py's fixed 5 s before every IDENTIFY but the first: bot/gateway.py IdentifyPacer)
+        await self._identify_pacer.wait()
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
