@@ -6,13 +6,18 @@ import asyncio
 import hashlib
 import json
 import logging
+import multiprocessing
+import os
+import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import interaction_log
 from bot.ai_runner import AgentRunner
 from bot.config import Settings
 from bot.db import Database
@@ -20,7 +25,7 @@ from bot.engine.protocol import Action
 from bot.forwarding import InteractionForwarder
 from bot.gateway import IdentifyPacer, ResumingShard
 from bot.i18n import _, using
-from bot.images import ImageCache
+from bot.images import ImageCache, sprites
 from bot.images import prepare as prepare_images
 from bot.ledger import Ledger
 from bot.preferences import Preferences
@@ -53,6 +58,13 @@ class TavoloTree(app_commands.CommandTree["TavoloBot"]):
     """Turns refusals of the table service into a short private reply instead of a logged traceback."""
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+        if interaction_log.is_expired(error):  # too late to answer anything: one line, no traceback
+            log.info(
+                "interaction %s before it was answered: %s",
+                interaction_log.reason(error),
+                interaction_log.describe(interaction),
+            )
+            return
         original = getattr(error, "original", error)
         with using(await reader_locale(self.client, interaction)):  # a refusal in the reader's language
             if isinstance(original, (TableError, TournamentError)):
@@ -62,10 +74,16 @@ class TavoloTree(app_commands.CommandTree["TavoloBot"]):
             else:
                 log.error("command %r failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
                 text = _("Something went wrong; nothing was changed.")
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except (discord.HTTPException, discord.InteractionResponded) as e:
+            if not interaction_log.is_expired(e):
+                raise
+            reason = interaction_log.reason(e)
+            log.info("could not answer %s: the interaction %s", interaction_log.describe(interaction), reason)
 
 
 class TavoloBot(commands.AutoShardedBot):
@@ -100,6 +118,9 @@ class TavoloBot(commands.AutoShardedBot):
         self.agent_runner: AgentRunner | None = None
         self.forwarder: InteractionForwarder | None = None
         self._identify_pacer = IdentifyPacer()
+        self._sprite_pool: ProcessPoolExecutor | None = None
+        # an interaction that can no longer be answered is logged as one INFO line (bot/interaction_log.py)
+        interaction_log.install(self._connection.parsers)
 
     async def launch_shard(self, gateway: yarl.URL, shard_id: int, *, initial: bool = False) -> None:
         await super().launch_shard(gateway, shard_id, initial=initial)
@@ -139,9 +160,7 @@ class TavoloBot(commands.AutoShardedBot):
             images_default=self.settings.images,
         )
         if self.services.images_default:
-            # the card sprites and palettes are drawn once (about 3 s), in a thread while the bot connects; a
-            # picture wanted before they are done draws its own deck's sprites (the sheets are locked and cached)
-            self._prepare_task = asyncio.create_task(asyncio.to_thread(prepare_images), name="prepare-images")
+            self._prepare_sprites()
         self.tournaments = self.services.tournaments
         for name in self.cog_modules:
             await self.load_extension(name)
@@ -168,6 +187,41 @@ class TavoloBot(commands.AutoShardedBot):
                 notify=self.db.notify,  # type: ignore[attr-defined]
             )
             await self.forwarder.start()
+
+    def _prepare_sprites(self) -> None:
+        """Card sprites and palettes take seconds of CPU to draw. With a sprite cache (TAVOLO_SPRITE_CACHE) they
+        are loaded from disk, per deck and size, when first used, and what is missing is drawn in a low-priority
+        worker process, so the event loop keeps answering clicks meanwhile (a picture of a deck not ready yet
+        waits for that deck only). Without one they are drawn in a thread, as before."""
+        directory = self.settings.sprite_cache
+        if directory is None:
+            self._prepare_task = asyncio.create_task(asyncio.to_thread(prepare_images), name="prepare-images")
+            return
+        store = sprites.use_disk_cache(directory)
+        assert store is not None
+        store.prune()  # sprites of art code that no longer runs
+        todo = sprites.missing()
+        if not todo:
+            log.info("card sprites: every deck loads from %s", store.dir)
+            return
+        ctx = multiprocessing.get_context("spawn")  # (forking a process that runs an event loop is unsafe)
+        pool = self._sprite_pool = ProcessPoolExecutor(1, mp_context=ctx, initializer=_lower_priority)
+        jobs = sprites.prepare_in(pool, todo)
+        started = time.monotonic()
+
+        async def report() -> None:
+            results = await asyncio.gather(*(asyncio.wrap_future(j) for j in jobs.values()), return_exceptions=True)
+            failed = [d for d, r in zip(jobs, results, strict=True) if isinstance(r, Exception)]
+            log.info(
+                "card sprites: %s prepared into %s in %.1f s%s",
+                ", ".join(jobs),
+                store.dir,
+                time.monotonic() - started,
+                f" ({', '.join(failed)} drawn in this process instead)" if failed else "",
+            )
+            pool.shutdown(wait=False)
+
+        self._prepare_task = asyncio.create_task(report(), name="prepare-sprites")
 
     async def _run_agent(self, fn: Callable[..., Action], *args: Any) -> Action:
         """Searching (strong) computer players run in worker processes so they never hold the event loop's
@@ -224,5 +278,14 @@ class TavoloBot(commands.AutoShardedBot):
             await self.tables.idle()
         if self.agent_runner is not None:
             self.agent_runner.shutdown()
+        if self._sprite_pool is not None:
+            self._sprite_pool.shutdown(wait=False, cancel_futures=True)
+            self._sprite_pool = None
         if self.db is not None:
             await self.db.close()
+
+
+def _lower_priority() -> None:
+    """(In the sprite worker.) Yield the CPU to the bot's event loop: on one core, clicks come first."""
+    if hasattr(os, "nice"):
+        os.nice(10)
