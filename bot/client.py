@@ -8,8 +8,9 @@ import json
 import logging
 import multiprocessing
 import os
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ from bot.config import Settings
 from bot.db import Database
 from bot.engine.protocol import Action
 from bot.forwarding import InteractionForwarder
+from bot.games import registry
 from bot.gateway import IdentifyPacer, ResumingShard
 from bot.i18n import _, using
 from bot.images import ImageCache, sprites
@@ -159,14 +161,15 @@ class TavoloBot(commands.AutoShardedBot):
             pictures=ImageCache(),
             images_default=self.settings.images,
         )
-        if self.services.images_default:
-            self._prepare_sprites()
         self.tournaments = self.services.tournaments
         for name in self.cog_modules:
             await self.load_extension(name)
         await self.tree.set_translator(TavoloTranslator())  # names and descriptions in it, ko, pl, ru
         await self._sync_commands()
         restored = await self.tables.load()
+        if self.services.images_default:
+            # the decks of the tables that are open first: their pictures are the first ones wanted
+            self._prepare_sprites(first=[t.game_id for t in restored])
         tables_cog: Any = self.get_cog("Tables")
         if tables_cog is not None:
             await tables_cog.restore()
@@ -188,7 +191,7 @@ class TavoloBot(commands.AutoShardedBot):
             )
             await self.forwarder.start()
 
-    def _prepare_sprites(self) -> None:
+    def _prepare_sprites(self, first: Sequence[str] = ()) -> None:
         """Card sprites and palettes take seconds of CPU to draw. With a sprite cache (TAVOLO_SPRITE_CACHE) they
         are loaded from disk, per deck and size, when first used, and what is missing is drawn in a low-priority
         worker process, so the event loop keeps answering clicks meanwhile (a picture of a deck not ready yet
@@ -200,12 +203,15 @@ class TavoloBot(commands.AutoShardedBot):
         store = sprites.use_disk_cache(directory)
         assert store is not None
         store.prune()  # sprites of art code that no longer runs
-        todo = sprites.missing()
+        decks = [d for d in (_deck_of(g) for g in first) if d is not None]
+        todo = sprites.missing(dict.fromkeys([*decks, *sprites.DECKS]))
         if not todo:
             log.info("card sprites: every deck loads from %s", store.dir)
             return
         ctx = multiprocessing.get_context("spawn")  # (forking a process that runs an event loop is unsafe)
-        pool = self._sprite_pool = ProcessPoolExecutor(1, mp_context=ctx, initializer=_lower_priority)
+        pool = self._sprite_pool = ProcessPoolExecutor(
+            1, mp_context=ctx, initializer=_sprite_worker, initargs=(os.getpid(),)
+        )
         jobs = sprites.prepare_in(pool, todo)
         started = time.monotonic()
 
@@ -285,7 +291,23 @@ class TavoloBot(commands.AutoShardedBot):
             await self.db.close()
 
 
-def _lower_priority() -> None:
-    """(In the sprite worker.) Yield the CPU to the bot's event loop: on one core, clicks come first."""
+def _sprite_worker(parent: int) -> None:
+    """(In the sprite worker, at its start.) Yield the CPU to the bot's event loop — on one core, clicks come
+    first — and end with the bot: a worker of a killed bot would otherwise wait for work forever."""
     if hasattr(os, "nice"):
         os.nice(10)
+    threading.Thread(target=_exit_with, args=(parent,), name="exit-with-bot", daemon=True).start()
+
+
+def _exit_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
+def _deck_of(game_id: str) -> str | None:
+    """The card art a game is drawn with (None for a game without pictures or no longer registered)."""
+    try:
+        return registry.get(game_id).deck
+    except KeyError:
+        return None

@@ -625,7 +625,7 @@ ART_SOURCES = (_IMAGES, _IMAGES.parent / "fonts", _IMAGES.parent.parent / "data"
 
 _store: SpriteStore | None = None
 #: decks being prepared in another process (see :func:`prepare_in`)
-_pending: dict[str, Future[None]] = {}
+_pending: dict[str, tuple[_Preparation, Future[None]]] = {}
 
 
 def art_key() -> str:
@@ -666,29 +666,69 @@ def _prepare_stored(directory: str, key: str, deck: str) -> None:
     prepare([deck])
 
 
+class _Preparation:
+    """Hands the decks to ``executor`` one at a time, in order; a deck someone waits for jumps the queue."""
+
+    def __init__(self, executor: Executor, store: SpriteStore, decks: list[str]) -> None:
+        self.executor, self.store = executor, store
+        self.queue = list(decks)
+        self.futures: dict[str, Future[None]] = {d: Future() for d in decks}
+        self._lock = threading.Lock()
+        self._next()
+
+    def _next(self) -> None:
+        with self._lock:
+            if not self.queue:
+                return
+            deck = self.queue.pop(0)
+        try:
+            job = self.executor.submit(_prepare_stored, str(self.store.root), self.store.key, deck)
+        except RuntimeError as e:  # the pool was shut down (the bot is stopping): nobody waits for the rest
+            for d in [deck, *self.queue]:
+                if self.futures[d].set_running_or_notify_cancel():
+                    self.futures[d].set_exception(e)
+            return
+        job.add_done_callback(lambda j: self._done(deck, j))
+
+    def _done(self, deck: str, job: Future[None]) -> None:
+        out = self.futures[deck]
+        if out.set_running_or_notify_cancel():
+            error = job.exception() if not job.cancelled() else RuntimeError("cancelled")
+            if error is None:
+                out.set_result(None)
+            else:
+                out.set_exception(error)
+        self._next()
+
+    def hurry(self, deck: str) -> None:
+        with self._lock:
+            if deck in self.queue:
+                self.queue.remove(deck)
+                self.queue.insert(0, deck)
+
+
 def prepare_in(executor: Executor, decks: Iterable[str]) -> dict[str, Future[None]]:
-    """Prepares ``decks`` into the disk cache in ``executor`` (a process pool): one job per deck, in order. A
-    picture of a deck still queued draws that deck here instead of waiting for the decks before it."""
+    """Prepares ``decks`` into the disk cache in ``executor`` (a process pool), one job per deck, in order; a
+    picture of a deck still queued moves that deck to the front. Returns each deck's future."""
     store = _store
     if store is None:
         raise RuntimeError("prepare_in needs use_disk_cache() first")
-    jobs = {}
-    for deck in decks:
-        jobs[deck] = _pending[deck] = executor.submit(_prepare_stored, str(store.root), store.key, deck)
-    return jobs
+    prep = _Preparation(executor, store, list(decks))
+    for deck, future in prep.futures.items():
+        _pending[deck] = (prep, future)
+    return dict(prep.futures)
 
 
 def await_prepared(deck: str) -> None:
-    """Waits for ``deck``'s preparation in another process, if it runs (call it from a worker thread)."""
-    job = _pending.get(deck)
-    if job is None or job.done():
+    """Waits for ``deck``'s preparation in another process, if it is under way (call it from a worker thread:
+    it blocks). A failed preparation is not raised: the deck is then drawn here."""
+    entry = _pending.get(deck)
+    if entry is None or entry[1].done():
         return
-    # still queued behind another deck: cheaper to draw it here than to wait for the decks before it
-    behind = not job.running() and any(j.running() for d, j in list(_pending.items()) if d != deck)
-    if behind and job.cancel():
-        return
-    with contextlib.suppress(Exception):  # (the preparing process failed or was stopped: the deck is drawn here)
-        job.result()
+    prep, future = entry
+    prep.hurry(deck)
+    with contextlib.suppress(Exception):
+        future.result()
 
 
 def card_png(deck: str, card: str, height: int = BASE_HEIGHT) -> bytes:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -116,17 +117,27 @@ def test_another_process_prepares_and_this_one_only_loads(store_dir: Path, monke
     assert png.startswith(b"\x89PNG")
 
 
-def test_a_deck_queued_behind_another_is_drawn_here_and_a_running_one_awaited(store_dir: Path) -> None:
-    from concurrent.futures import Future
+def test_decks_are_prepared_one_at_a_time_and_a_wanted_deck_jumps_the_queue(store_dir: Path) -> None:
+    class Recorder(Executor):
+        """Runs nothing: records what was submitted and lets the test finish each job."""
 
-    running, queued = Future[None](), Future[None]()
-    assert running.set_running_or_notify_cancel()
-    sprites._pending.update({"french": running, DECK: queued})
-    sprites.await_prepared(DECK)  # would wait for the french deck first: taken over instead
-    assert queued.cancelled()
-    running.set_result(None)
-    sprites.await_prepared("french")  # done: returns at once
-    failed = Future[None]()
-    failed.set_exception(RuntimeError("worker died"))
-    sprites._pending["wizard60"] = failed
-    sprites.await_prepared("wizard60")  # a failed preparation is drawn here, not raised into a render
+        def __init__(self) -> None:
+            self.jobs: list[tuple[str, Future[None]]] = []
+
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+            job: Future[None] = Future()
+            job.set_running_or_notify_cancel()
+            self.jobs.append((args[2], job))
+            return job
+
+    sprites.use_disk_cache(store_dir)
+    pool = Recorder()
+    futures = sprites.prepare_in(pool, ["french", "wizard60", "italian", "minchiate97"])
+    assert [d for d, _ in pool.jobs] == ["french"]  # one job at a time: the worker is never given a backlog
+    sprites._pending["minchiate97"][0].hurry("minchiate97")  # what await_prepared does for a wanted deck
+    pool.jobs[0][1].set_result(None)
+    assert futures["french"].done() and [d for d, _ in pool.jobs] == ["french", "minchiate97"]
+    pool.jobs[1][1].set_exception(RuntimeError("worker died"))
+    sprites.await_prepared("minchiate97")  # a failed preparation is not raised into a render: drawn here instead
+    assert [d for d, _ in pool.jobs] == ["french", "minchiate97", "wizard60"]
+    pool.shutdown()
