@@ -100,10 +100,10 @@ async def restart_once(cold: bool) -> dict[str, float]:
             for u in (bob, carol):
                 await (await u.click(lobby, label="Join")).ack()
             await (await alice.click(lobby, label="Start")).ack()
-            table = await fake.wait_for(lambda: table_message(fake, channel), timeout=30)
-            await fake.wait_for(lambda: all(u.dm_messages() for u in (alice, bob)), timeout=30)
+            table = await fake.wait_for(lambda: table_message(fake, channel), timeout=180)
+            await fake.wait_for(lambda: all(u.dm_messages() for u in (alice, bob)), timeout=180)
             if not cold:  # the first process prepares every deck into the cache the second one finds
-                await fake.wait_for(lambda: any("card sprites" in ln for ln in first.lines), timeout=120)
+                await fake.wait_for(lambda: any("card sprites" in ln for ln in first.lines), timeout=300)
             await first.kill()
             if cold:
                 env["TAVOLO_SPRITE_CACHE"] = str(Path(tmp) / "sprites-empty")

@@ -57,8 +57,8 @@ async def test_clicks_in_the_first_seconds_on_one_core_are_acknowledged_in_time(
         for u in (bob, carol):
             await (await u.click(lobby, label="Join")).ack()
         await (await alice.click(lobby, label="Start")).ack()
-        table = await fake.wait_for(lambda: table_message(fake, channel), timeout=20)
-        await fake.wait_for(lambda: all(u.dm_messages() for u in (alice, bob)), timeout=20)
+        table = await fake.wait_for(lambda: table_message(fake, channel), timeout=120)
+        await fake.wait_for(lambda: all(u.dm_messages() for u in (alice, bob)), timeout=120)
     finally:
         assert await first.kill() != 0
 
