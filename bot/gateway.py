@@ -65,7 +65,12 @@ class ResumingShard(Shard):
             delay,
             self._attempts,
         )
-        await asyncio.sleep(delay)
+        # (in short steps: a bot told to stop during an outage must not sit out a minute of backoff first)
+        until = time.monotonic() + delay
+        while not self._client.is_closed() and (left := until - time.monotonic()) > 0:
+            await asyncio.sleep(min(left, 0.25))
+        if self._client.is_closed():
+            return
         self._queue_put(EventItem(EventType.resume, self, ReconnectWebSocket(self.id, resume=True)))
 
 
