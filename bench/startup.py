@@ -82,6 +82,7 @@ def _list(xs: list[float]) -> str:
 async def restart_once(cold: bool) -> dict[str, float]:
     fake = await FakeDiscord().start()
     fake.enforce_ack_deadline = False  # measure, don't fail
+    bots: list[BotProcess] = []  # stopped in any case: a failed run must not leave a bot process behind
     try:
         guild = fake.add_guild("Bench")
         channel = fake.add_channel(guild, "cards")
@@ -93,7 +94,9 @@ async def restart_once(cold: bool) -> dict[str, float]:
                 "TAVOLO_IMAGES": "on",
                 "TAVOLO_SPRITE_CACHE": str(Path(tmp) / "sprites"),
             }
-            first = await BotProcess(fake, env=env).start()
+            first = BotProcess(fake, env=env)
+            bots.append(first)
+            await first.start()
             await fake.wait_for_commands("wizard", "table")
             await (await alice.slash(channel, "wizard new", rounds="6-9")).reply()
             lobby = await fake.wait_for_message(channel, lambda m: any(b["label"] == "Join" for b in m.buttons()))
@@ -109,6 +112,7 @@ async def restart_once(cold: bool) -> dict[str, float]:
                 env["TAVOLO_SPRITE_CACHE"] = str(Path(tmp) / "sprites-empty")
 
             second = BotProcess(fake, env=env)
+            bots.append(second)
             before = fake.gateway.identify_count
             await second.start(wait_ready=False)
             started = time.monotonic()
@@ -142,6 +146,9 @@ async def restart_once(cold: bool) -> dict[str, float]:
                 "picture": picture - started,
             }
     finally:
+        for bot in bots:
+            if bot.pid is not None and bot.returncode is None:
+                await bot.kill()
         await fake.stop()
 
 
