@@ -68,9 +68,9 @@ async def test_clicks_in_the_first_seconds_on_one_core_are_acknowledged_in_time(
     before = fake.gateway.identify_count
     await second.start(wait_ready=False)
     started = time.monotonic()
-    assert second.pid is not None
-    os.sched_setaffinity(second.pid, {core})  # before it starts any thread or its sprite worker
     try:
+        assert second.pid is not None
+        os.sched_setaffinity(second.pid, {core})  # before it starts any thread or its sprite worker
         await fake.wait_for(
             lambda: (fake.gateway.identify_count > before and fake.gateway.connected) or second.returncode is not None,
             timeout=30,
