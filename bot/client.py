@@ -6,20 +6,28 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Callable
-from typing import Any
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import interaction_log
 from bot.ai_runner import AgentRunner
 from bot.config import Settings
 from bot.db import Database
 from bot.engine.protocol import Action
 from bot.forwarding import InteractionForwarder
+from bot.games import registry
+from bot.gateway import IdentifyPacer, ResumingShard
 from bot.i18n import _, using
-from bot.images import ImageCache
+from bot.images import ImageCache, sprites
 from bot.images import prepare as prepare_images
 from bot.ledger import Ledger
 from bot.preferences import Preferences
@@ -32,6 +40,9 @@ from bot.tournaments import GuildSettings, TournamentError, TournamentService
 from cogs import _scheduling
 from cogs._locale import reader_locale
 from cogs._translator import TavoloTranslator
+
+if TYPE_CHECKING:
+    import yarl
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +60,13 @@ class TavoloTree(app_commands.CommandTree["TavoloBot"]):
     """Turns refusals of the table service into a short private reply instead of a logged traceback."""
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+        if interaction_log.is_expired(error):  # too late to answer anything: one line, no traceback
+            log.info(
+                "interaction %s before it was answered: %s",
+                interaction_log.reason(error),
+                interaction_log.describe(interaction),
+            )
+            return
         original = getattr(error, "original", error)
         with using(await reader_locale(self.client, interaction)):  # a refusal in the reader's language
             if isinstance(original, (TableError, TournamentError)):
@@ -58,10 +76,16 @@ class TavoloTree(app_commands.CommandTree["TavoloBot"]):
             else:
                 log.error("command %r failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
                 text = _("Something went wrong; nothing was changed.")
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except (discord.HTTPException, discord.InteractionResponded) as e:
+            if not interaction_log.is_expired(e):
+                raise
+            reason = interaction_log.reason(e)
+            log.info("could not answer %s: the interaction %s", interaction_log.describe(interaction), reason)
 
 
 class TavoloBot(commands.AutoShardedBot):
@@ -95,6 +119,22 @@ class TavoloBot(commands.AutoShardedBot):
         self.tournaments: TournamentService | None = None
         self.agent_runner: AgentRunner | None = None
         self.forwarder: InteractionForwarder | None = None
+        self._identify_pacer = IdentifyPacer()
+        self._sprite_pool: ProcessPoolExecutor | None = None
+        # an interaction that can no longer be answered is logged as one INFO line (bot/interaction_log.py)
+        interaction_log.install(self._connection.parsers)
+
+    async def launch_shard(self, gateway: yarl.URL, shard_id: int, *, initial: bool = False) -> None:
+        await super().launch_shard(gateway, shard_id, initial=initial)
+        # A failed reconnect retries RESUME instead of starting a new session (bot/gateway.py). The library
+        # builds its Shard objects itself, so the policy is given to each one as it is launched.
+        shard = self._AutoShardedClient__shards.get(shard_id)  # type: ignore[attr-defined]
+        if shard is not None and type(shard) is not ResumingShard:
+            shard.__class__ = ResumingShard
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        # (not discord.py's fixed 5 s before every IDENTIFY but the first: bot/gateway.py IdentifyPacer)
+        await self._identify_pacer.wait()
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
@@ -121,16 +161,15 @@ class TavoloBot(commands.AutoShardedBot):
             pictures=ImageCache(),
             images_default=self.settings.images,
         )
-        if self.services.images_default:
-            # the card sprites and palettes are drawn once (about 3 s), in a thread while the bot connects; a
-            # picture wanted before they are done draws its own deck's sprites (the sheets are locked and cached)
-            self._prepare_task = asyncio.create_task(asyncio.to_thread(prepare_images), name="prepare-images")
         self.tournaments = self.services.tournaments
         for name in self.cog_modules:
             await self.load_extension(name)
         await self.tree.set_translator(TavoloTranslator())  # names and descriptions in it, ko, pl, ru
         await self._sync_commands()
         restored = await self.tables.load()
+        if self.services.images_default:
+            # the decks of the tables that are open first: their pictures are the first ones wanted
+            self._prepare_sprites(first=[t.game_id for t in restored])
         tables_cog: Any = self.get_cog("Tables")
         if tables_cog is not None:
             await tables_cog.restore()
@@ -151,6 +190,44 @@ class TavoloBot(commands.AutoShardedBot):
                 notify=self.db.notify,  # type: ignore[attr-defined]
             )
             await self.forwarder.start()
+
+    def _prepare_sprites(self, first: Sequence[str] = ()) -> None:
+        """Card sprites and palettes take seconds of CPU to draw. With a sprite cache (TAVOLO_SPRITE_CACHE) they
+        are loaded from disk, per deck and size, when first used, and what is missing is drawn in a low-priority
+        worker process, so the event loop keeps answering clicks meanwhile (a picture of a deck not ready yet
+        waits for that deck only). Without one they are drawn in a thread, as before."""
+        directory = self.settings.sprite_cache
+        if directory is None:
+            self._prepare_task = asyncio.create_task(asyncio.to_thread(prepare_images), name="prepare-images")
+            return
+        store = sprites.use_disk_cache(directory)
+        assert store is not None
+        store.prune()  # sprites of art code that no longer runs
+        decks = [d for d in (_deck_of(g) for g in first) if d is not None]
+        todo = sprites.missing(dict.fromkeys([*decks, *sprites.DECKS]))
+        if not todo:
+            log.info("card sprites: every deck loads from %s", store.dir)
+            return
+        ctx = multiprocessing.get_context("spawn")  # (forking a process that runs an event loop is unsafe)
+        pool = self._sprite_pool = ProcessPoolExecutor(
+            1, mp_context=ctx, initializer=_sprite_worker, initargs=(os.getpid(),)
+        )
+        jobs = sprites.prepare_in(pool, todo)
+        started = time.monotonic()
+
+        async def report() -> None:
+            results = await asyncio.gather(*(asyncio.wrap_future(j) for j in jobs.values()), return_exceptions=True)
+            failed = [d for d, r in zip(jobs, results, strict=True) if isinstance(r, Exception)]
+            log.info(
+                "card sprites: %s prepared into %s in %.1f s%s",
+                ", ".join(jobs),
+                store.dir,
+                time.monotonic() - started,
+                f" ({', '.join(failed)} drawn in this process instead)" if failed else "",
+            )
+            pool.shutdown(wait=False)
+
+        self._prepare_task = asyncio.create_task(report(), name="prepare-sprites")
 
     async def _run_agent(self, fn: Callable[..., Action], *args: Any) -> Action:
         """Searching (strong) computer players run in worker processes so they never hold the event loop's
@@ -207,5 +284,30 @@ class TavoloBot(commands.AutoShardedBot):
             await self.tables.idle()
         if self.agent_runner is not None:
             self.agent_runner.shutdown()
+        if self._sprite_pool is not None:
+            self._sprite_pool.shutdown(wait=False, cancel_futures=True)
+            self._sprite_pool = None
         if self.db is not None:
             await self.db.close()
+
+
+def _sprite_worker(parent: int) -> None:
+    """(In the sprite worker, at its start.) Yield the CPU to the bot's event loop — on one core, clicks come
+    first — and end with the bot: a worker of a killed bot would otherwise wait for work forever."""
+    if hasattr(os, "nice"):
+        os.nice(10)
+    threading.Thread(target=_exit_with, args=(parent,), name="exit-with-bot", daemon=True).start()
+
+
+def _exit_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
+def _deck_of(game_id: str) -> str | None:
+    """The card art a game is drawn with (None for a game without pictures or no longer registered)."""
+    try:
+        return registry.get(game_id).deck
+    except KeyError:
+        return None

@@ -40,6 +40,8 @@ class Settings:
     shard_count: int | None = None
     #: the shards this process runs (None: all of them)
     shard_ids: tuple[int, ...] | None = None
+    #: where prepared card sprites are kept between runs (None: drawn at every start, in memory only)
+    sprite_cache: Path | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, dotenv: bool = True) -> Settings:
@@ -72,7 +74,16 @@ class Settings:
             images=_flag(env, "TAVOLO_IMAGES", True),
             shard_count=shard_count,
             shard_ids=shard_ids,
+            sprite_cache=_sprite_cache(env),
         )
+
+
+def _sprite_cache(env: dict[str, str]) -> Path | None:
+    """``TAVOLO_SPRITE_CACHE``: a folder (default ``data/cache/sprites``), or ``off``."""
+    raw = env.get("TAVOLO_SPRITE_CACHE", "").strip()
+    if raw.lower() in ("off", "none", "0", "false", "no"):
+        return None
+    return Path(raw or "data/cache/sprites")
 
 
 def _flag(env: dict[str, str], name: str, default: bool) -> bool:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 import discord
 
@@ -59,3 +61,31 @@ class Pictures:
             self.cache.put(filename, data)
             self.rendered += 1
         return discord.File(io.BytesIO(data), filename=filename)
+
+
+#: How long a response may take to draw before the interaction is acknowledged first: Discord allows 3 s from
+#: the click, and a click can reach the bot late (gateway, a busy event loop).
+ACK_PATIENCE = 1.0
+
+T = TypeVar("T")
+
+
+async def in_time(
+    interaction: discord.Interaction[Any],
+    build: Awaitable[T],
+    *,
+    ephemeral: bool = False,
+    patience: float | None = None,
+) -> tuple[T, bool]:
+    """``build`` (what a response carries, its picture included), and whether the interaction had to be
+    acknowledged (deferred) first because drawing took longer than ``patience`` seconds — card sprites still being
+    prepared just after a start, a busy host. A deferred response is then sent with ``edit_original_response``."""
+    task = asyncio.ensure_future(build)
+    try:
+        return await asyncio.wait_for(asyncio.shield(task), ACK_PATIENCE if patience is None else patience), False
+    except TimeoutError:
+        if ephemeral:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+        return await task, True

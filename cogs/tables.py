@@ -46,7 +46,7 @@ from ._game import TURN_TIMER_HELP, TurnTimer, reply_privately
 from ._layout import Message, embed_message, layout_message
 from ._locale import guild_locale, reader_locale, remember, user_locale
 from ._outbox import Outbox, retry_after, send_owed, transient
-from ._pictures import Pictures
+from ._pictures import Pictures, in_time
 
 log = logging.getLogger(__name__)
 
@@ -921,10 +921,13 @@ class TablesCog(commands.Cog, name="Tables"):
         self._seat_seen[(t.id, seat)] = self._seat_digest(t, seat)
         msg, picture = await self._private(t, seat, key)
         self._rendered[key] = _short(msg.digest)  # claimed now: a render scheduled meanwhile finds nothing to do
-        kw = await self._edit_kw(key, msg, picture)
+        kw, deferred = await in_time(interaction, self._edit_kw(key, msg, picture))  # (a slow picture: ack first)
         kw.pop("content")
         try:
-            await interaction.response.edit_message(**kw)
+            if deferred:
+                await interaction.edit_original_response(**kw)
+            else:
+                await interaction.response.edit_message(**kw)
         except discord.HTTPException:
             # the response did not land (a 5xx, the token expired): the message still shows the state before the
             # click, so it is no longer counted as shown and an edit brings it up to date
@@ -956,7 +959,12 @@ class TablesCog(commands.Cog, name="Tables"):
         self._attached.pop(key, None)
         msg, picture = await self._private(t, seat, key)
         self._rendered[key] = _short(msg.digest)
-        await interaction.response.send_message(**await self._send_kw(key, msg, picture), ephemeral=True)
+        kw, deferred = await in_time(interaction, self._send_kw(key, msg, picture), ephemeral=True)
+        if deferred:
+            files = [kw.pop("file")] if "file" in kw else []
+            await interaction.edit_original_response(**kw, attachments=files)
+        else:
+            await interaction.response.send_message(**kw, ephemeral=True)
         await self._sent(t, key, msg)
         self._ephemeral[(t.id, interaction.user.id)] = (interaction, time.monotonic())
 

@@ -166,17 +166,45 @@ class TournamentCog(commands.Cog, name="Tournament"):
         cfg = await self.settings.get(interaction.guild_id)
         return manages_or_has_role(interaction, cfg.organiser_role_id)
 
-    def _here(self, interaction: discord.Interaction[Any]) -> Tournament:
+    @staticmethod
+    def _channels(interaction: discord.Interaction[Any]) -> list[int]:
+        """Where a command was typed, then (inside a table thread) the thread's parent channel: the one place
+        every command looks for its tournament, so they all answer the same in a thread as in the channel."""
+        ids = [interaction.channel_id or 0]
+        parent = getattr(interaction.channel, "parent_id", None)
+        if parent:
+            ids.append(int(parent))
+        return ids
+
+    def _resolve(self, interaction: discord.Interaction[Any]) -> Tournament | None:
+        """The open tournament of the command's channel (or of the thread's parent channel)."""
         # (commands call it after _loaded(): see interaction_check)
-        t = self.service.in_channel(interaction.channel_id or 0)
-        if t is None:
-            # Commands typed inside a table thread refer to the tournament of the parent channel.
-            channel = interaction.channel
-            parent = getattr(channel, "parent_id", None)
-            t = self.service.in_channel(parent or 0)
+        for cid in self._channels(interaction):
+            t = self.service.in_channel(cid)
+            if t is not None:
+                return t
+        return None
+
+    async def _resolve_latest(self, interaction: discord.Interaction[Any]) -> Tournament | None:
+        """Like :meth:`_resolve`, else the last tournament held there (standings after the end)."""
+        t = self._resolve(interaction)
+        if t is not None:
+            return t
+        for cid in self._channels(interaction):
+            t = await self.service.latest(cid)
+            if t is not None:
+                return t
+        return None
+
+    def _here(self, interaction: discord.Interaction[Any]) -> Tournament:
+        t = self._resolve(interaction)
         if t is None:
             raise TournamentError(N_("There is no tournament in this channel."))
         return t
+
+    def _here_id(self, interaction: discord.Interaction[Any]) -> int:
+        t = self._resolve(interaction)
+        return t.id if t is not None else 0  # 0: the service answers "does not exist"
 
     # ============================================================== Discord side effects
     async def _open_thread(self, t: Tournament, rt: RoundTable, names: list[str]) -> int:
@@ -576,10 +604,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
 
     @group.command(name="standings", description="The standings of the tournament in this channel")
     async def standings(self, interaction: discord.Interaction[Any]) -> None:
-        t = await self.service.latest(interaction.channel_id or 0)
-        if t is None:
-            parent = getattr(interaction.channel, "parent_id", None)
-            t = await self.service.latest(parent or 0)
+        t = await self._resolve_latest(interaction)
         if t is None:
             await self._say(interaction, N_("There has been no tournament in this channel."))
             return
@@ -619,10 +644,6 @@ class TournamentCog(commands.Cog, name="Tournament"):
         with using(await reader_locale(self.bot, interaction)):
             text = _("Tournament cancelled.")
         await interaction.followup.send(text, ephemeral=True)
-
-    def _here_id(self, interaction: discord.Interaction[Any]) -> int:
-        t = self.service.in_channel(interaction.channel_id or 0)
-        return t.id if t is not None else 0  # 0: the service answers "does not exist"
 
 
 async def setup(bot: commands.Bot) -> None:

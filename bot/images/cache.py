@@ -4,17 +4,31 @@ The key is a SHA-256 of a canonical text of the render inputs (function name, de
 inputs from different tables share one entry, and a key can also name the picture (e.g. an attachment's file
 name) without revealing its content. The fonts' fingerprint is part of every key: pictures drawn with other
 fonts (an upgrade) get other keys, so an attachment named by an old key is never taken for a new picture.
+
+:class:`SpriteStore` keeps the prepared card sprites on disk between runs, under a key computed from the art code,
+the fonts and Pillow's version, so a start-up loads them instead of drawing them again.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import logging
+import os
+import shutil
+import tempfile
 import threading
+import zlib
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image
 
 from bot.images import fonts
+
+log = logging.getLogger(__name__)
 
 
 def content_key(*parts: object) -> str:
@@ -107,3 +121,91 @@ def cached(cache: ImageCache | None, key_parts: tuple[object, ...], render: Call
     if cache is None:
         return render()
     return cache.get_or_render(content_key(*key_parts), render)
+
+
+# ------------------------------------------------------------------------------------------------ on disk
+
+#: Bump when the file layout below changes (old directories are then ignored and pruned).
+STORE_FORMAT = 1
+
+
+def files_digest(paths: Iterable[Path], *extra: object) -> str:
+    """SHA-256 over the names and bytes of ``paths`` (directories: every file under them, ``__pycache__``
+    skipped; missing paths count as absent) and the reprs of ``extra``."""
+    h = hashlib.sha256(repr((STORE_FORMAT, *extra)).encode())
+    for root in paths:
+        files = sorted(root.rglob("*")) if root.is_dir() else [root] if root.is_file() else []
+        for f in files:
+            if not f.is_file() or "__pycache__" in f.parts:
+                continue
+            h.update(f"\0{f.relative_to(root.parent).as_posix()}\0".encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+class SpriteStore:
+    """Prepared sprites on disk, content-addressed: ``<directory>/<key>/`` holds what the art code identified
+    by ``key`` drew, so a change of the code, the fonts or the theme (a new key) is never served stale sprites.
+
+    Sheets are stored as their raw RGBA faces (all of one size), zlib-compressed behind a one-line JSON header;
+    palettes as their 768 bytes. Files are written to a temporary name and renamed, so a reader (another process,
+    or this one after a crash) sees a whole file or none. Unreadable files count as missing."""
+
+    def __init__(self, directory: Path, key: str) -> None:
+        self.root = Path(directory)
+        self.key = key
+        self.dir = self.root / key[:32]
+
+    def _path(self, name: str) -> Path:
+        return self.dir / name
+
+    def load_faces(self, deck: str, height: int, cards: tuple[str, ...]) -> dict[str, Image.Image] | None:
+        try:
+            blob = self._path(f"{deck}-{height}.sheet").read_bytes()
+            head, _, body = blob.partition(b"\n")
+            meta = json.loads(head)
+            if meta.get("cards") != list(cards) or meta.get("height") != height:
+                return None
+            size = (int(meta["width"]), height)
+            raw = zlib.decompress(body)
+            step = size[0] * size[1] * 4
+            if len(raw) != step * len(cards):
+                return None
+            return {c: Image.frombytes("RGBA", size, raw[i * step : (i + 1) * step]) for i, c in enumerate(cards)}
+        except (OSError, ValueError, KeyError, zlib.error):
+            return None
+
+    def save_faces(self, deck: str, height: int, faces: dict[str, Image.Image]) -> None:
+        images = list(faces.values())
+        head = json.dumps({"deck": deck, "height": height, "width": images[0].width, "cards": list(faces)})
+        body = zlib.compress(b"".join(im.convert("RGBA").tobytes() for im in images), 6)
+        self._write(f"{deck}-{height}.sheet", head.encode() + b"\n" + body)
+
+    def load_palette(self, deck: str) -> bytes | None:
+        try:
+            data = self._path(f"{deck}.palette").read_bytes()
+        except OSError:
+            return None
+        return data if len(data) == 768 else None
+
+    def save_palette(self, deck: str, palette: bytes) -> None:
+        self._write(f"{deck}.palette", palette)
+
+    def _write(self, name: str, data: bytes) -> None:
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=f".{name}.")
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, self._path(name))
+        except OSError:
+            log.warning("could not store %s in %s", name, self.dir, exc_info=True)
+
+    def prune(self) -> None:
+        """Removes the directories of other keys (sprites of art code that is no longer running)."""
+        try:
+            others = [d for d in self.root.iterdir() if d.is_dir() and d != self.dir]
+        except OSError:
+            return
+        for d in others:
+            shutil.rmtree(d, ignore_errors=True)

@@ -70,6 +70,11 @@ def _face_samples(deck: str) -> Image.Image:
 
 @functools.lru_cache(maxsize=8)
 def _palette(deck: str) -> Image.Image:
+    stored = sprites.stored_palette(deck)  # prepared by an earlier run (or another process) of the same art
+    if stored is not None:
+        img = Image.new("P", (1, 1))
+        img.putpalette(stored)
+        return img
     fixed = _fixed_colours()
     adaptive = _face_samples(deck).quantize(colors=256 - len(fixed), method=Image.Quantize.MEDIANCUT)
     pal = adaptive.getpalette() or []
@@ -81,11 +86,13 @@ def _palette(deck: str) -> Image.Image:
     colours += [colours[-1]] * (256 - len(colours))  # pad with a repeat, never used before the original
     img = Image.new("P", (1, 1))
     img.putpalette([v for c in colours[:256] for v in c])
+    sprites.store_palette(deck, bytes(v for c in colours[:256] for v in c))
     return img
 
 
 def palette(deck: str) -> Image.Image:
     """The deck's palette as a 1x1 "P" image (what ``Image.quantize(palette=...)`` takes); built once."""
+    sprites.await_prepared(deck)
     with _lock:
         return _palette(deck)
 

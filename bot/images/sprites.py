@@ -15,16 +15,25 @@ Deck ids and their card ids (from ``bot.engine.cards``):
 The four Wizards (and the four Jesters) share one design; a gem in the corner and the hat's band, in one of
 four colours, tell them apart (their engine ids differ, and a picture must never be ambiguous about which
 card it is). All art is the project's own: see ``data/art/LICENSE.md``.
+
+Drawing every sheet takes seconds of CPU. With :func:`use_disk_cache` the sheets and palettes are kept on disk
+under :func:`art_key` (a hash of this package's code, the fonts and Pillow's version) and loaded lazily, per deck
+and size, when first used; :func:`prepare_in` draws the missing ones in another process (the bot's event loop
+keeps its core), and a picture wanted meanwhile waits for its own deck only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import threading
 from collections.abc import Callable, Iterable
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
+from pathlib import Path
 
+import PIL
 from PIL import Image, ImageDraw
 
 from bot.engine.cards import (
@@ -38,6 +47,7 @@ from bot.engine.cards import (
     WIZARDS,
 )
 from bot.images import glyphs, theme
+from bot.images.cache import SpriteStore, files_digest
 from bot.images.glyphs import GOLD, GOLD_DARK, INK, RGB, Point
 from bot.images.text import glyph_mask
 
@@ -548,13 +558,19 @@ _lock = threading.RLock()  # re-entrant: a downscaled sheet asks for the base sh
 @functools.lru_cache(maxsize=32)
 def _sheet(deck: str, height: int) -> Sheet:
     cards = DECKS[deck]
-    if height == BASE_HEIGHT:
-        faces = {card: draw_card(deck, card) for card in cards}
-    else:
-        base = sheet(deck, BASE_HEIGHT).faces
-        size = card_size(height)
-        faces = {card: base[card].resize(size, Image.Resampling.LANCZOS) for card in cards}
+    store = _store
+    faces = store.load_faces(deck, height, cards) if store is not None else None
+    if faces is None:
+        if height == BASE_HEIGHT:
+            faces = {card: draw_card(deck, card) for card in cards}
+        else:
+            base = sheet(deck, BASE_HEIGHT).faces
+            size = card_size(height)
+            faces = {card: base[card].resize(size, Image.Resampling.LANCZOS) for card in cards}
+        if store is not None:
+            store.save_faces(deck, height, faces)
     w, h = card_size(height)
+    # (the dimmed faces are a cheap blend: recomputed rather than stored)
     return Sheet(deck, h, w, faces, {c: _dim(im) for c, im in faces.items()}, *_shadow(w, h))
 
 
@@ -577,20 +593,142 @@ def sheet(deck: str, height: int = BASE_HEIGHT) -> Sheet:
     """The cached sprites of ``deck`` at ``height`` pixels (drawn once; thread-safe)."""
     if deck not in DECKS:
         raise KeyError(f"unknown deck {deck!r}; expected one of {sorted(DECKS)}")
+    await_prepared(deck)
     with _lock:
         return _sheet(deck, height)
 
 
+def sizes(heights: Iterable[int] = ()) -> list[int]:
+    """Every height the renderers draw cards at, largest first (the smaller ones are downscaled from it)."""
+    from bot.images import hand, reveal, table
+
+    found = {BASE_HEIGHT, hand.CARD_HEIGHT, table.SMALL_HEIGHT, table.CENTRE_HEIGHT, reveal.CARD_HEIGHT, *heights}
+    found.update(table.TRICK_HEIGHTS)
+    return sorted(found, reverse=True)
+
+
 def prepare(decks: Iterable[str] = tuple(DECKS), heights: Iterable[int] = ()) -> None:
     """Draw (and cache) the sprites and palettes at start-up, so the first picture is as fast as the rest."""
-    from bot.images import encode, hand, reveal, table
+    from bot.images import encode
 
-    sizes = {BASE_HEIGHT, hand.CARD_HEIGHT, table.SMALL_HEIGHT, table.CENTRE_HEIGHT, reveal.CARD_HEIGHT, *heights}
-    sizes.update(table.TRICK_HEIGHTS)
     for deck in decks:
-        for h in sorted(sizes, reverse=True):
+        for h in sizes(heights):
             sheet(deck, h)
         encode.palette(deck)
+
+
+# ------------------------------------------------------------------------------------------------ on disk
+
+_IMAGES = Path(__file__).resolve().parent
+#: what the pictures are drawn from: this package's code and the fonts (wherever a font module keeps them)
+ART_SOURCES = (_IMAGES, _IMAGES.parent / "fonts", _IMAGES.parent.parent / "data" / "fonts")
+
+_store: SpriteStore | None = None
+#: decks being prepared in another process (see :func:`prepare_in`)
+_pending: dict[str, tuple[_Preparation, Future[None]]] = {}
+
+
+def art_key() -> str:
+    """The content address of the sprites: changes whenever the art code, the fonts, the theme, the decks or
+    Pillow (its resampling, its bundled font) change."""
+    return files_digest(ART_SOURCES, PIL.__version__, sorted(DECKS.items()))
+
+
+def use_disk_cache(directory: Path | None, key: str | None = None) -> SpriteStore | None:
+    """Keep prepared sprites in ``directory`` (None: in memory only). Returns the store."""
+    global _store
+    _store = None if directory is None else SpriteStore(directory, key or art_key())
+    return _store
+
+
+def stored_palette(deck: str) -> bytes | None:
+    return _store.load_palette(deck) if _store is not None else None
+
+
+def store_palette(deck: str, palette: bytes) -> None:
+    if _store is not None:
+        _store.save_palette(deck, palette)
+
+
+def missing(decks: Iterable[str] = tuple(DECKS), heights: Iterable[int] = ()) -> list[str]:
+    """The decks whose sheets or palette are not all on disk yet (all of them without a disk cache)."""
+    store = _store
+    if store is None:
+        return list(decks)
+    names = {p.name for p in store.dir.iterdir()} if store.dir.is_dir() else set()
+    want = sizes(heights)
+    return [d for d in decks if f"{d}.palette" not in names or any(f"{d}-{h}.sheet" not in names for h in want)]
+
+
+def _prepare_stored(directory: str, key: str, deck: str) -> None:
+    """(In a worker process.) Draws ``deck``'s sheets and palette into the store."""
+    use_disk_cache(Path(directory), key)
+    prepare([deck])
+
+
+class _Preparation:
+    """Hands the decks to ``executor`` one at a time, in order; a deck someone waits for jumps the queue."""
+
+    def __init__(self, executor: Executor, store: SpriteStore, decks: list[str]) -> None:
+        self.executor, self.store = executor, store
+        self.queue = list(decks)
+        self.futures: dict[str, Future[None]] = {d: Future() for d in decks}
+        self._lock = threading.Lock()
+        self._next()
+
+    def _next(self) -> None:
+        with self._lock:
+            if not self.queue:
+                return
+            deck = self.queue.pop(0)
+        try:
+            job = self.executor.submit(_prepare_stored, str(self.store.root), self.store.key, deck)
+        except RuntimeError as e:  # the pool was shut down (the bot is stopping): nobody waits for the rest
+            for d in [deck, *self.queue]:
+                if self.futures[d].set_running_or_notify_cancel():
+                    self.futures[d].set_exception(e)
+            return
+        job.add_done_callback(lambda j: self._done(deck, j))
+
+    def _done(self, deck: str, job: Future[None]) -> None:
+        out = self.futures[deck]
+        if out.set_running_or_notify_cancel():
+            error = job.exception() if not job.cancelled() else RuntimeError("cancelled")
+            if error is None:
+                out.set_result(None)
+            else:
+                out.set_exception(error)
+        self._next()
+
+    def hurry(self, deck: str) -> None:
+        with self._lock:
+            if deck in self.queue:
+                self.queue.remove(deck)
+                self.queue.insert(0, deck)
+
+
+def prepare_in(executor: Executor, decks: Iterable[str]) -> dict[str, Future[None]]:
+    """Prepares ``decks`` into the disk cache in ``executor`` (a process pool), one job per deck, in order; a
+    picture of a deck still queued moves that deck to the front. Returns each deck's future."""
+    store = _store
+    if store is None:
+        raise RuntimeError("prepare_in needs use_disk_cache() first")
+    prep = _Preparation(executor, store, list(decks))
+    for deck, future in prep.futures.items():
+        _pending[deck] = (prep, future)
+    return dict(prep.futures)
+
+
+def await_prepared(deck: str) -> None:
+    """Waits for ``deck``'s preparation in another process, if it is under way (call it from a worker thread:
+    it blocks). A failed preparation is not raised: the deck is then drawn here."""
+    entry = _pending.get(deck)
+    if entry is None or entry[1].done():
+        return
+    prep, future = entry
+    prep.hurry(deck)
+    with contextlib.suppress(Exception):
+        future.result()
 
 
 def card_png(deck: str, card: str, height: int = BASE_HEIGHT) -> bytes:

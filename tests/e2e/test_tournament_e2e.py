@@ -247,3 +247,38 @@ async def test_restart_between_opening_a_thread_and_saving_it_reuses_the_thread(
     finally:
         await settle(bot)
         await stop_bot(bot, task)
+
+
+async def test_commands_typed_in_a_table_thread_reach_the_channels_tournament(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """``/tournament join|leave|start`` inside a running tournament's table thread answer as in its channel."""
+    fake = fake_discord
+    guild, channel, users, threads = _club(fake)
+    outsider = fake.add_user("dee")
+    bot, task = await start_bot(fake, tmp_path / "t.db", guild.id)
+    try:
+        signup = await _mediatore_signup(fake, channel, users[0], rounds=2)
+        for u in users[1:]:
+            await (await u.click(signup, label="Join")).reply()
+        await (await users[0].click(signup, label="Start")).ack()
+        (thread,) = await fake.wait_for(lambda: threads() or None, poll=0.05)
+        t: Any = next(iter(bot.tournaments.tournaments.values()))  # type: ignore[attr-defined]
+
+        async def answer(user: Any, where: Any, command: str) -> str:
+            return (await (await user.slash(where, command)).reply()).text()
+
+        for user, command in ((outsider, "tournament join"), (users[0], "tournament start")):
+            in_channel, in_thread = await answer(user, channel, command), await answer(user, thread, command)
+            assert in_thread == in_channel, command
+            assert "does not exist" not in in_thread and "no tournament" not in in_thread
+        assert "already" in await answer(users[0], thread, "tournament start")
+        # leave, in the thread and in the channel: each withdraws its player from this tournament
+        assert await answer(users[2], thread, "tournament leave") == await answer(users[1], channel, "tournament leave")
+        withdrawn = {s.user_id for s in await bot.tournaments.standings(t.id) if s.withdrawn}  # type: ignore[attr-defined]
+        assert withdrawn == {users[1].id, users[2].id}
+        assert "final" not in await answer(users[0], thread, "tournament standings")
+        fake.assert_clean()
+    finally:
+        await settle(bot)
+        await stop_bot(bot, task)

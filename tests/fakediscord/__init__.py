@@ -24,7 +24,7 @@ Reading: ``fake.channel_messages(ch)``, ``user.dm_messages()``, ``user.ephemeral
 ``Message`` has ``content``, ``embeds``, ``components``, ``buttons()``, ``selects()``, ``text()``
 and ``edits`` (earlier versions, oldest first). Waiting: ``fake.wait_for(predicate)`` re-checks on
 every state change. Metrics: ``fake.requests``, ``fake.rate_limited``, ``fake.ack_latencies``,
-``fake.late_acks``. Faults: ``fake.set_rate_limit(...)``, ``fake.gateway.drop()``,
+``fake.late_acks``. Faults: ``fake.set_rate_limit(...)``, ``fake.gateway.drop()``, ``fake.gateway.refuse(n)``,
 ``fake.gateway.invalidate()``, ``fake.add_user(name, dms_closed=True)``, ``BotProcess.kill()``.
 
 Shards: ``fake.gateway.shard_count = 2`` (what ``/gateway/bot`` recommends), ``fake.add_guild(name, shard=(1, 2))``

@@ -163,6 +163,10 @@ class Gateway:
         #: Number of IDENTIFY / RESUME handshakes that succeeded (useful in restart tests).
         self.identify_count = 0
         self.resume_count = 0
+        #: How many of the next websocket handshakes to refuse (HTTP 503), as during a gateway outage.
+        self.refusing = 0
+        #: Handshakes refused so far.
+        self.refused = 0
         #: Successful IDENTIFYs per shard.
         self.identified: dict[Shard, int] = {}
         # Presence (3) and voice state (4) updates are accepted and ignored.
@@ -212,6 +216,10 @@ class Gateway:
             await connection.close(code=code, message="dropped by test")
         self._fake.notify()
 
+    def refuse(self, connections: int = 1) -> None:
+        """Answers the next ``connections`` websocket handshakes with 503, as a gateway node that is down."""
+        self.refusing += connections
+
     def request_reconnect(self) -> None:
         """Sends op 7 RECONNECT, as Discord does before moving a session to another node."""
         session = self.current
@@ -246,6 +254,11 @@ class Gateway:
         encoding = request.query.get("encoding", "json")
         if encoding != "json":
             raise web.HTTPBadRequest(text=f"unsupported encoding {encoding!r}")
+        if self.refusing > 0:
+            self.refusing -= 1
+            self.refused += 1
+            self._fake.notify()
+            return web.Response(status=503, text="gateway unavailable (refused by test)")
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
         await ws.prepare(request)
         connection = Connection(ws)
