@@ -32,6 +32,7 @@ from bot.games import registry
 from bot.i18n import N_, _, _n, using
 from bot.i18n import names as ui
 from bot.images.scene import HandScene, RevealScene, Scene, TableScene
+from bot.ledger.money import MoneyValue
 from bot.outbox import Owed, backoff
 from bot.records.show import hint_text
 from bot.render.errors import error_text
@@ -244,18 +245,32 @@ class TablesCog(commands.Cog, name="Tables"):
             self._confirm_final(t)
         if not (u.settlements or u.notices or (u.kind == "finished" and t.game is not None)):
             return
+        money = await self._money(t.guild_id)
         with using(await guild_locale(self.bot, t.guild_id)):  # posts are made now, in the channel's language
             for i, settled in enumerate(u.settlements):
                 # the reveal is drawn from the view right after the hand, before the table moves on; the text says
                 # it all
                 reveal = screens.reveal_scene(t) if i == len(u.settlements) - 1 else None
-                text = screens.settlement_text(t, settled)
+                text = screens.settlement_text(t, settled, money)
                 key = owed_key(t.id, "hand", settled.index)
                 self._queue_post(t.channel_id, text, reveal=reveal, guild_id=t.guild_id, key=key)
             for notice in u.notices:
                 self._queue_post(t.channel_id, notice.text())
             if u.kind == "finished" and t.game is not None:
-                self._queue_post(t.channel_id, screens.final_text(t), key=owed_key(t.id, "over"))
+                self._queue_post(t.channel_id, screens.final_text(t, money), key=owed_key(t.id, "over"))
+
+    async def _money(self, guild_id: int) -> MoneyValue | None:
+        """The server's money value (``/tavolo config``), from the ledger cog's settings (one cache for both), or
+        ``None`` when none is set or the ledger cog is not loaded."""
+        ledger_cog: Any = self.bot.get_cog("Ledger")
+        if ledger_cog is None or not hasattr(ledger_cog, "money"):
+            return None
+        try:
+            value: MoneyValue = await ledger_cog.money.get(guild_id)
+        except Exception:  # the summary goes out in units rather than not at all
+            log.exception("money value of guild %s could not be read", guild_id)
+            return None
+        return value if value.currency is not None and value.values else None
 
     def _seat_digest(self, t: Table, seat: int) -> str:
         """What must be up to date in a seat's private message: its private view (what differs from the public
@@ -1078,12 +1093,13 @@ class TablesCog(commands.Cog, name="Tables"):
                 if t is None or t.game is None or row.channel_id is None:
                     await self.service.outbox.dropped(row.id, "no such table or game")
                     continue
+                money = await self._money(t.guild_id)
                 with using(await guild_locale(self.bot, t.guild_id)):
                     if row.kind == "over":
-                        text, reveal = screens.final_text(t), None
+                        text, reveal = screens.final_text(t, money), None
                     else:
                         settled = next(s for s in t.game.settlements() if s.index == row.payload["index"])
-                        text = screens.settlement_text(t, settled)
+                        text = screens.settlement_text(t, settled, money)
                         reveal = screens.reveal_scene(t) if row.payload.get("last", True) else None
                 self._queue_post(row.channel_id, text, reveal=reveal, guild_id=t.guild_id, key=row.key)
             except Exception:

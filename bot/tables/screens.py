@@ -19,6 +19,7 @@ from bot.games.spec import pictures_of
 from bot.i18n import N_, _, _p
 from bot.i18n import names as ui
 from bot.images.scene import HandScene, RevealScene, TableScene
+from bot.ledger.money import MoneyValue
 from bot.ledger.texts import amount_text
 from bot.render.base import Panel, Section, fit
 
@@ -237,7 +238,8 @@ def standings(t: Table) -> GameResult | None:
     return GameResult.from_totals(currency, totals)
 
 
-def final_text(t: Table) -> str:
+def final_text(t: Table, money: MoneyValue | None = None) -> str:
+    """The game-over post: each seat's total, with what it is worth when the server set a money value."""
     res = standings(t)
     if res is None:
         return "🏁 " + _("The {game} table is closed; no hand was completed.", game=_title(t))
@@ -247,9 +249,28 @@ def final_text(t: Table) -> str:
     for i in order:
         medal = medals.get(res.ranks[i], f"{res.ranks[i]}.")
         amount = amount_text(res.totals[i], res.currency)
-        lines.append(f"{medal} {t.seats[i].name}: {amount}")
+        worth = _signed_money(res.totals[i], res.currency, money)
+        lines.append(f"{medal} {t.seats[i].name}: {amount}" + (f" ({worth})" if worth else ""))
     return "🏁 " + _("**{game} — game over**", game=_title(t)) + "\n" + "\n".join(lines)
 
 
-def settlement_text(t: Table, settlement: Any) -> str:
-    return registry.renderer(t.game_id).settlement_text(settlement, t.names)
+def settlement_text(t: Table, settlement: Any, money: MoneyValue | None = None) -> str:
+    """A hand's summary; with a server money value, one more line says what each seat's result is worth."""
+    text = registry.renderer(t.game_id).settlement_text(settlement, t.names)
+    if money is None:
+        return text
+    parts = [
+        f"{t.names[seat]} {worth}"
+        for currency, amounts in settlement.amounts.items()
+        for seat, amount in enumerate(amounts)
+        if amount and (worth := _signed_money(amount, currency, money))
+    ]
+    return text + ("\n" + _("💶 In money: {values}", values=", ".join(parts)) if parts else "")
+
+
+def _signed_money(amount: int, currency: str, money: MoneyValue | None) -> str | None:
+    """``+1,50 €`` / ``-3,00 €``: a result as money (points are scores: their value counts as it stands)."""
+    worth = money.text(amount, currency) if money is not None else None
+    if worth is None:
+        return None
+    return "+" + worth if amount > 0 else worth
