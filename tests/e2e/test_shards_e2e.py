@@ -113,7 +113,10 @@ async def test_two_processes_two_shards_one_database(fake_discord: FakeDiscord, 
 
         # 2. A second game on each; shard 1's process dies mid-game while shard 0's plays on.
         players = list(await asyncio.gather(*(_open_table(fake, hosts[i], channels[i]) for i in range(SHARDS))))
-        await play_until(fake, [players[1]], lambda: False, stop_after=2)  # one hand of two played
+        # one click: the round-1 bid (round 1 then plays itself: one card each). The table is surely still
+        # running at the kill: round 2 needs the human's bid, never forced. (After two clicks, a deal whose
+        # round-2 cards are both forced could end the game before the kill.)
+        await play_until(fake, [players[1]], lambda: False, stop_after=1)
         assert await procs[1].kill() != 0
         killed = procs[1]
         survivor = asyncio.create_task(
