@@ -64,25 +64,10 @@ def test_a_hint_is_reproducible_and_reports_its_measure() -> None:
     assert text.startswith("💡") and "simulated" not in text  # worded in the reader's language
 
 
-def test_the_terminal_answers_a_question_mark_with_a_hint() -> None:
+def _terminal_lines(answers: list[str], *, hints: bool = False) -> list[str]:
+    """What a one-round Wizard game in the terminal prints, answered with ``answers`` then "1" forever."""
     out: list[str] = []
-    answers = iter(["?", *["1"] * 2000])
-    tg = TerminalGame(
-        "wizard",
-        num_seats=3,
-        seat=0,
-        level="normal",
-        seed=9,
-        options={"rounds": "1"},
-        names=["Anna", "B", "C"],
-        write=out.append,
-        read=lambda _prompt: next(answers),
-    )
-    tg.run()
-    hints = [line for line in out if line.startswith("💡")]
-    assert len(hints) == 1  # asked once; without --hints nothing else is volunteered
-    with_hints: list[str] = []
-    answers = iter(["1"] * 2000)
+    feed = iter([*answers, *["1"] * 2000])
     TerminalGame(
         "wizard",
         num_seats=3,
@@ -91,11 +76,18 @@ def test_the_terminal_answers_a_question_mark_with_a_hint() -> None:
         seed=9,
         options={"rounds": "1"},
         names=["Anna", "B", "C"],
-        write=with_hints.append,
-        read=lambda _prompt: next(answers),
-        hints=True,
+        write=out.append,
+        read=lambda _prompt: next(feed),
+        hints=hints,
     ).run()
-    assert sum(line.startswith("💡") for line in with_hints) >= 1  # before the bid (a lone card is played at once)
+    return out
+
+
+def test_the_terminal_answers_a_question_mark_with_a_hint() -> None:
+    asked = [line for line in _terminal_lines(["?"]) if line.startswith("💡")]
+    assert len(asked) == 1  # asked once; without --hints nothing else is volunteered
+    # before the bid (a lone card is played at once)
+    assert sum(line.startswith("💡") for line in _terminal_lines([], hints=True)) >= 1
 
 
 def test_a_replay_shows_who_asked_for_a_hint_and_where() -> None:
