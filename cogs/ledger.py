@@ -491,8 +491,8 @@ class LedgerCog(commands.Cog, name="Ledger"):
 
     @ledger_group.command(name="payment", description="Admins: record a payment between two players, with a reason")
     @app_commands.describe(
-        payer="Who paid", payee="Who was paid", amount="How many units", reason="Why (kept in the ledger and export)",
-        currency="Which currency (default: stakes)",
+        payer="Who paid", payee="Who was paid", amount="How many units",
+        reason="Why (kept in the ledger and the export)", currency="Which currency (default: stakes)",
     )  # fmt: skip
     @app_commands.choices(currency=CURRENCY_CHOICES)
     async def record_payment(
