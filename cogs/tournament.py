@@ -86,6 +86,16 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         await fn(interaction, self.tid, self.op)
 
 
+#: ``messages`` key naming the standings message that is a V2 layout: Discord refuses an embed on such a message,
+#: so it must stay V2 even when pictures are turned off later, also after a restart (hence stored, not in memory)
+V2_STANDINGS = "standings_v2"
+
+
+def _is_v2_standings(t: Tournament) -> bool:
+    mid = t.messages.get("standings")
+    return mid is not None and t.messages.get(V2_STANDINGS) == mid
+
+
 def standings_lines(t: Tournament, rows: list[Standing], limit: int = 25) -> list[str]:
     """The ranked players, one line each, in the current locale."""
     primary = registry.currency(t.game)
@@ -120,7 +130,6 @@ class TournamentCog(commands.Cog, name="Tournament"):
         # standings pictures: off unless the bot passes its picture settings (then the server's choice decides)
         self.pictures = LedgerPictures(pictures) if pictures is not None else None
         self.ratings = ratings
-        self._v2_standings: set[int] = set()  # tournaments whose standings message is a V2 layout now
         self.outbox = Outbox(edit_interval)
         self._delivering: dict[int, asyncio.Lock] = {}  # tournament id -> one delivery of its owed notices at a time
         self._loader: asyncio.Task[None] | None = None
@@ -430,7 +439,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         lines = (embed.description or "").split("\n")
         footer = embed.footer.text or ""
         if board is None or self.pictures is None:
-            if t.id not in self._v2_standings:
+            if not _is_v2_standings(t):
                 await self._put(t, "standings", embed, None)
                 return
             # a V2 message stays V2 (Discord refuses embeds on it): the same text, no picture
@@ -445,7 +454,6 @@ class TournamentCog(commands.Cog, name="Tournament"):
 
     async def _put_layout(self, t: Tournament, msg: Any, picture: tuple[str, bytes] | None) -> None:
         """Edit (or post) the standings message as a V2 layout; ``picture`` replaces its attachment (None: none)."""
-        self._v2_standings.add(t.id)
         channel = self.bot.get_partial_messageable(t.channel_id)
         mid = t.messages.get("standings")
 
@@ -457,6 +465,8 @@ class TournamentCog(commands.Cog, name="Tournament"):
                 await channel.get_partial_message(mid).edit(
                     content=None, embed=None, view=msg.view, attachments=files()
                 )
+                if not _is_v2_standings(t):
+                    await self.service.set_message(t.id, V2_STANDINGS, mid)
                 return
             except discord.NotFound:
                 pass  # deleted: post a fresh one
@@ -464,6 +474,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         sent = await channel.send(view=msg.view, **kw)
         t.messages["standings"] = sent.id
         await self.service.set_message(t.id, "standings", sent.id)
+        await self.service.set_message(t.id, V2_STANDINGS, sent.id)
 
     # ============================================================== buttons
     async def _loaded(self) -> None:

@@ -164,7 +164,8 @@ async def test_tournament_standings_and_podium_carry_pictures(fake_discord: Fake
         mine = await (await users[1].slash(channel, "tournament standings")).reply()
         picture_of(fake, mine, "standings")
         assert all(u.name in mine.text() for u in users)
-        # the server turns pictures off: the V2 standings message stays V2 (Discord allows no embed there), text only
+        # the server turns pictures off: the V2 standings message stays V2 (Discord allows no embed there), text only;
+        # the finished tournament is read back from the database, as after a restart: the layout is known from it
         await (await users[0].slash(channel, "tavolo config", images="off")).reply()
         cog: Any = bot.get_cog("Tournament")
         t = await cog.service.latest(channel.id)
