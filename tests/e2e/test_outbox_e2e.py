@@ -30,7 +30,7 @@ from bot.games import registry
 from bot.tables import screens
 from bot.tables.store import TableStore
 
-from .driver import Player, action_components, game_over, play_until
+from .driver import Player, action_components, game_over, play_until, table_message
 
 
 def _env(db: Path, guild_id: int) -> dict[str, str]:
@@ -300,3 +300,85 @@ async def test_tournament_killed_between_the_draw_and_its_announcement(
         assert len([text for text in _posts(fake, channel) if "final podium" in text]) == 1
     finally:
         assert await third.stop() == 0
+
+
+async def test_a_notice_and_a_reminders_removal_survive_a_kill(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """A turn reminder whose turn has passed is deleted, and the host's ending of the table is told, even when the bot
+    dies right after the action that owes them: the restarted bot deletes the reminder and posts the notice (and the
+    game-over post the end owes), once each; the table message keeps no game controls."""
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    db = tmp_path / "tavolo.db"
+    players = [Player(fake, u, random.Random(30 + i)) for i, u in enumerate((alice, bob))]
+
+    def reminders(u: Any) -> list[st.Message]:
+        return [m for m in u.dm_messages() if "Your turn at table" in m.text()]
+
+    first = await BotProcess(fake, env=_env(db, guild.id)).start()
+    try:
+        await fake.wait_for_commands("wizard", "table")
+        await (await alice.slash(channel, "wizard new", rounds="3-4", turn_timer=16)).reply()
+        lobby = await fake.wait_for_message(channel, lambda m: any(b["label"] == "Join" for b in m.buttons()))
+        await (await bob.click(lobby, label="Join")).ack()
+        await (await alice.click(lobby, label="Add computer")).ack()
+        await fake.wait_for(lambda: "Computer 1" in fake.message(lobby.id).text())
+        await (await alice.click(lobby, label="Start")).ack()
+        # halfway through the 16 s turn the player to move gets a reminder
+        reminded = await fake.wait_for(
+            lambda: next((p for p in players if reminders(p.user)), None), timeout=20, description="a reminder"
+        )
+        (ping,) = reminders(reminded.user)
+        pid = first.pid
+        assert pid is not None
+        fake.kill_on(
+            lambda r: r.method == "DELETE" and r.path.endswith(f"/messages/{ping.id}"),
+            lambda: os.kill(pid, signal.SIGKILL),
+        )
+        await fake.wait_for(reminded.can_act, timeout=10)
+        await reminded.act()  # the turn passes: the reminder's removal is owed, and the bot dies sending it
+        await fake.wait_for(lambda: first.returncode is not None, timeout=20, description="the bot to die")
+    finally:
+        await first.kill()
+    assert reminders(reminded.user) == [ping]
+
+    second = await BotProcess(fake, env=_env(db, guild.id)).start()
+    try:
+        await fake.wait_for(lambda: not reminders(reminded.user), timeout=20, description="the reminder deleted")
+        # now the host ends the table, and the bot dies before it told the channel
+        pid = second.pid
+        assert pid is not None
+        fake.kill_on(lambda r: _owed_post(r, "ended the session"), lambda: os.kill(pid, signal.SIGKILL))
+        table = await fake.wait_for(lambda: table_message(fake, channel), timeout=10)
+        ask = await (await alice.click(table, label="End Wizard table")).reply()
+        await (await alice.click(ask, label="Yes")).ack(timeout=10)
+        await fake.wait_for(lambda: second.returncode is not None, timeout=20, description="the bot to die")
+    finally:
+        await second.kill()
+    assert not [text for text in _posts(fake, channel) if "ended the session" in text]
+
+    third = await BotProcess(fake, env=_env(db, guild.id)).start()
+    try:
+        def closing() -> list[str]:  # the game-over post ("no hand was completed" here)
+            return [text for text in _posts(fake, channel) if text.startswith("🏁")]
+
+        await fake.wait_for(closing, timeout=20, description="the game-over post")
+        assert len([text for text in _posts(fake, channel) if "ended the session" in text]) == 1
+        assert len(closing()) == 1
+        await fake.wait_for(
+            lambda: all(not action_components(m) for u in (alice, bob) for m in u.dm_messages())
+            and not any(b["label"] == "My hand" for b in fake.message(table.id).buttons()),
+            timeout=20,
+            description="no game controls left",
+        )
+        assert not reminders(alice) and not reminders(bob)
+    finally:
+        assert await third.stop() == 0
+    con = sqlite3.connect(db)
+    try:
+        owed = con.execute("SELECT kind, state FROM outbox WHERE kind IN ('note', 'unping')").fetchall()
+    finally:
+        con.close()
+    assert ("note", "sent") in owed and ("unping", "sent") in owed and all(s == "sent" for _k, s in owed)
+    assert not fake.unhandled and not fake.errors
