@@ -360,6 +360,7 @@ async def test_a_notice_and_a_reminders_removal_survive_a_kill(fake_discord: Fak
 
     third = await BotProcess(fake, env=_env(db, guild.id)).start()
     try:
+
         def closing() -> list[str]:  # the game-over post ("no hand was completed" here)
             return [text for text in _posts(fake, channel) if text.startswith("🏁")]
 
@@ -367,8 +368,10 @@ async def test_a_notice_and_a_reminders_removal_survive_a_kill(fake_discord: Fak
         assert len([text for text in _posts(fake, channel) if "ended the session" in text]) == 1
         assert len(closing()) == 1
         await fake.wait_for(
-            lambda: all(not action_components(m) for u in (alice, bob) for m in u.dm_messages())
-            and not any(b["label"] == "My hand" for b in fake.message(table.id).buttons()),
+            lambda: (
+                all(not action_components(m) for u in (alice, bob) for m in u.dm_messages())
+                and not any(b["label"] == "My hand" for b in fake.message(table.id).buttons())
+            ),
             timeout=20,
             description="no game controls left",
         )
