@@ -46,7 +46,7 @@ from ._components import TableButton, TableSelect, decode_action, embed_of, view
 from ._game import TURN_TIMER_HELP, TurnTimer, reply_privately
 from ._layout import Message, embed_message, layout_message
 from ._locale import guild_locale, reader_locale, remember, user_locale
-from ._outbox import Outbox, retry_after, send_owed, transient
+from ._outbox import Outbox, retry_after, send_owed, tolerate_lost_callback_answers, transient
 from ._pictures import Pictures, in_time
 
 log = logging.getLogger(__name__)
@@ -1205,6 +1205,7 @@ def _is_admin(interaction: discord.Interaction[Any]) -> bool:
 
 
 async def setup(bot: commands.Bot) -> None:
+    tolerate_lost_callback_answers()  # a click answered although Discord's reply to it got lost (a 5xx) is answered
     s = services_of(bot)
     pictures = Pictures(s.guild_settings, s.preferences, s.pictures, default=s.images_default)
     await bot.add_cog(TablesCog(bot, s.tables, edit_interval=s.edit_interval, pictures=pictures))
