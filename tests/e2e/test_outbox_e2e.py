@@ -3,9 +3,9 @@ against the fake Discord, SIGKILLed at chosen moments — a click in the middle 
 of a hand (before and after its summary reached Discord), right after the last action of the game, after the final
 table render — and, separately, with Discord answering 503 to a share of requests.
 
-Whatever happens, once the game is over: the channel holds exactly the posts an uninterrupted run makes (each hand's
-summary and the game-over post, once each, in order — computed here from the table's stored log with the bot's own
-texts), the table message and every DM show the end without live game controls.
+Whatever happens, once the game is over, the players see exactly what a second, real and uninterrupted run of the
+same game shows (the same seed, the same clicks: each player's choice depends only on what their hand message
+offers): the same final table message, the same final DMs, the same channel posts, each once, in order.
 """
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import signal
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +26,11 @@ from fakediscord import state as st
 from fakediscord.process import BotProcess
 from fakediscord.rest import ApiRequest
 
-from bot.db import Database
-from bot.engine.protocol import replay
-from bot.games import registry
-from bot.tables import screens
-from bot.tables.store import TableStore
+from .driver import Player, action_components, game_over, play_until, table_message, version_of
 
-from .driver import Player, action_components, game_over, play_until, table_message
+#: every table of these runs is dealt from this seed (tests/e2e/seeded_bot.py), so two runs play the same game
+SEED = 2323
+SEEDED = ("tests/e2e/seeded_bot.py",)
 
 
 def _env(db: Path, guild_id: int) -> dict[str, str]:
@@ -39,7 +39,86 @@ def _env(db: Path, guild_id: int) -> dict[str, str]:
         "TAVOLO_DEV_GUILD": str(guild_id),
         "TAVOLO_LOG_LEVEL": "INFO",
         "TAVOLO_IMAGES": "off",
+        "TAVOLO_TEST_SEED": str(SEED),
     }
+
+
+def _bot(fake: FakeDiscord, db: Path, guild_id: int) -> BotProcess:
+    """The real bot process, dealing every table from :data:`SEED`."""
+    return BotProcess(fake, env=_env(db, guild_id), args=SEEDED)
+
+
+class StatePlayer(Player):
+    """A player whose choice depends only on what their hand message offers (its version and choices), not on
+    how many clicks came before: a click made again after a restart, or in another run, is the same click."""
+
+    async def act(self) -> Any:
+        panel = self.panel()
+        assert panel is not None
+        offered = sorted(c["custom_id"] for c in self.choices())
+        self.rng = random.Random(f"{self.user.name}|{version_of(panel)}|{offered}")
+        return await super().act()
+
+
+@dataclass
+class Shown:
+    """What the players see at the end: the table message, each player's DMs, the channel's posts (ids named)."""
+
+    table: list[str]
+    dms: dict[str, list[str]]
+    posts: list[str]
+
+
+def _shown(fake: FakeDiscord, channel: st.Channel, users: list[Any]) -> Shown:
+    names = {str(u.id): u.name for u in users} | {str(channel.id): channel.name}
+
+    def named(text: str) -> str:
+        return re.sub(r"<([@#])(\d+)>", lambda m: f"<{m[1]}{names.get(m[2], '?')}>", text)
+
+    table = [named(m.text()) for m in fake.channel_messages(channel) if m.embeds or m.is_v2]
+    dms = {u.name: [named(m.text()) for m in u.dm_messages()] for u in users}
+    return Shown(table, dms, [named(text) for text in _posts(fake, channel)])
+
+
+_REFERENCE: list[Shown] = []
+
+
+async def _uninterrupted(tmp_path: Path) -> Shown:
+    """What a real run of the same game shows when nothing goes wrong: its own fake Discord, bot process, database
+    and players (same names, same seed, same policy); once per test session."""
+    if _REFERENCE:
+        return _REFERENCE[0]
+    fake = await FakeDiscord().start()
+    try:
+        guild = fake.add_guild("Friends")
+        channel = fake.add_channel(guild, "cards")
+        alice, bob = fake.add_user("alice"), fake.add_user("bob")
+        db = tmp_path / "uninterrupted.db"
+        players = [StatePlayer(fake, u, random.Random(0)) for u in (alice, bob)]
+        async with _bot(fake, db, guild.id):
+            await _open_wizard(fake, channel, alice, bob)
+            await play_until(fake, players, lambda: game_over(fake, channel), timeout=30)
+            await _all_sent(db)
+            await fake.wait_for(lambda: _finished(fake, channel, [alice, bob]), timeout=30)
+            shown = _shown(fake, channel, [alice, bob])
+        assert not fake.unhandled and not fake.errors
+    finally:
+        await fake.stop()
+    # (what is compared: the finished table, one hand message per player, the results and the game-over post)
+    assert len(shown.table) == 1 and all(len(texts) == 1 for texts in shown.dms.values())
+    assert len(shown.posts) == 2 and "game over" in shown.posts[-1]
+    _REFERENCE.append(shown)
+    return shown
+
+
+def _finished(fake: FakeDiscord, channel: st.Channel, users: list[Any]) -> bool:
+    """No game controls anywhere: the table message offers at most **Play again**, no DM offers a move."""
+    table = [m for m in fake.channel_messages(channel) if m.embeds or m.is_v2]
+    return (
+        len(table) == 1
+        and all(b["label"] == "Play again" for b in table[0].buttons())
+        and all(u.dm_messages() and not any(action_components(m) for m in u.dm_messages()) for u in users)
+    )
 
 
 async def _open_wizard(fake: FakeDiscord, channel: st.Channel, alice: Any, bob: Any) -> None:
@@ -58,58 +137,11 @@ def _posts(fake: FakeDiscord, channel: st.Channel) -> list[str]:
     return [m.content for m in fake.channel_messages(channel) if m.content and not m.embeds and not m.is_v2]
 
 
-async def _uninterrupted(db_path: Path) -> tuple[list[str], str, dict[int, str]]:
-    """What an uninterrupted run shows for the stored table: its posts (each hand's summary, then the game-over
-    post), the title of its final table message, and the final private panel's description of each human seat."""
-    db = await Database.open(db_path)
-    try:
-        store = TableStore(db)
-        (row,) = await db.fetchall("SELECT id FROM game_tables")
-        t = await store.finished_table(int(row[0]))
-        assert t is not None and t.status == "finished"
-        log = await store.load_log(t.id)
-        t.game = replay(registry.game_class(t.game_id), len(t.seats), t.options, t.seed, log)
-        assert t.game.is_over
-        posts = [screens.settlement_text(t, s) for s in t.game.settlements()] + [screens.final_text(t)]
-        title = screens.table_screen(t).panel.title
-        renderer = registry.renderer(t.game_id)
-        dms = {
-            int(s.user_id): renderer.private_panel(t.game.view(i), t.names).description
-            for i, s in enumerate(t.seats)
-            if s.user_id is not None
-        }
-        return posts, title, dms
-    finally:
-        await db.close()
-
-
-async def _assert_final(fake: FakeDiscord, channel: st.Channel, users: list[Any], db: Path) -> None:
-    posts, title, dms = await _uninterrupted(db)
-
-    def final() -> bool:
-        table = [m for m in fake.channel_messages(channel) if m.embeds or m.is_v2]
-        return (
-            _posts(fake, channel) == posts
-            and len(table) == 1
-            and title in table[0].text()
-            and all(not m.buttons() or m.buttons()[0]["label"] == "Play again" for m in table)
-            and all(
-                [m for m in u.dm_messages() if m.embeds or m.is_v2]
-                and all(not action_components(m) and dms[u.id] in m.text() for m in u.dm_messages() if m.embeds)
-                for u in users
-            )
-        )
-
-    try:
-        await fake.wait_for(final, timeout=30, description="every message in its final state, every post once")
-    except Exception:
-        table = [m.text()[:300] for m in fake.channel_messages(channel) if m.embeds or m.is_v2]
-        got = _posts(fake, channel)
-        raise AssertionError(f"posts {got!r}\nexpected {posts!r}\ntable {table!r}\ntitle {title!r}") from None
-    # the owed rows are all confirmed (nothing left for a later start to send again); the last confirmation is
-    # written just after the last message landed, so it is polled for (the database is no fake Discord event)
+async def _all_sent(db: Path) -> None:
+    """Wait until every owed row is confirmed (nothing left for a later start to send again); the last confirmation
+    is written just after the last message landed, so it is polled for (the database is no fake Discord event)."""
     left: list[Any] = []
-    for _ in range(200):
+    for _ in range(400):
         con = sqlite3.connect(db)
         try:
             left = con.execute("SELECT key, state, last_error FROM outbox WHERE state <> 'sent'").fetchall()
@@ -119,6 +151,22 @@ async def _assert_final(fake: FakeDiscord, channel: st.Channel, users: list[Any]
             return
         await asyncio.sleep(0.05)
     raise AssertionError(f"owed messages not confirmed: {left}")
+
+
+async def _assert_final(fake: FakeDiscord, channel: st.Channel, users: list[Any], db: Path) -> None:
+    """Everything the players see equals what the uninterrupted run showed (each post once), and every owed row is
+    confirmed."""
+    expected = await _uninterrupted(db.parent)
+    try:
+        await fake.wait_for(
+            lambda: _shown(fake, channel, users) == expected,
+            timeout=30,
+            description="every message as the uninterrupted run shows it, every post once",
+        )
+    except TimeoutError:
+        assert _shown(fake, channel, users) == expected  # (pytest shows the difference)
+        raise
+    await _all_sent(db)
 
 
 def _is_callback(r: ApiRequest) -> bool:
@@ -174,9 +222,9 @@ async def test_killed_at_a_moment_then_restarted(fake_discord: FakeDiscord, tmp_
     channel = fake.add_channel(guild, "cards")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     db = tmp_path / "tavolo.db"
-    players = [Player(fake, u, random.Random(i)) for i, u in enumerate((alice, bob))]
+    players = [StatePlayer(fake, u, random.Random(0)) for u in (alice, bob)]
 
-    first = await BotProcess(fake, env=_env(db, guild.id)).start()
+    first = await _bot(fake, db, guild.id).start()
     try:
         await _open_wizard(fake, channel, alice, bob)
         predicate, after = KILLS[moment]
@@ -191,7 +239,7 @@ async def test_killed_at_a_moment_then_restarted(fake_discord: FakeDiscord, tmp_
     finally:
         assert await first.kill() != 0
 
-    second = await BotProcess(fake, env=_env(db, guild.id)).start()
+    second = await _bot(fake, db, guild.id).start()
     try:
         for p in players:
             p._clicked = None  # a click the dead process never answered may be made again
@@ -213,10 +261,10 @@ async def test_every_message_lands_despite_503s(fake_discord: FakeDiscord, tmp_p
     channel = fake.add_channel(guild, "cards")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     db = tmp_path / "tavolo.db"
-    players = [Player(fake, u, random.Random(10 + i)) for i, u in enumerate((alice, bob))]
-    async with BotProcess(fake, env=_env(db, guild.id)) as bot:
+    players = [StatePlayer(fake, u, random.Random(0)) for u in (alice, bob)]
+    async with _bot(fake, db, guild.id) as bot:
         await _open_wizard(fake, channel, alice, bob)
-        faults = fake.inject_faults(0.15, after=0.05, seed=23)
+        faults = fake.inject_faults(0.15, after=0.05, seed=23, interactions=False)
         await play_until(fake, players, lambda: game_over(fake, channel), timeout=30)
         await _assert_final(fake, channel, [alice, bob], db)
         assert faults.injected >= 3  # the faults did happen
