@@ -10,13 +10,10 @@ offers): the same final table message, the same final DMs, the same channel post
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
-import re
 import signal
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,59 +23,8 @@ from fakediscord import state as st
 from fakediscord.process import BotProcess
 from fakediscord.rest import ApiRequest
 
-from .driver import Player, action_components, game_over, play_until, table_message, version_of
-
-#: every table of these runs is dealt from this seed (tests/e2e/seeded_bot.py), so two runs play the same game
-SEED = 2323
-SEEDED = ("tests/e2e/seeded_bot.py",)
-
-
-def _env(db: Path, guild_id: int) -> dict[str, str]:
-    return {
-        "TAVOLO_DATABASE": str(db),
-        "TAVOLO_DEV_GUILD": str(guild_id),
-        "TAVOLO_LOG_LEVEL": "INFO",
-        "TAVOLO_IMAGES": "off",
-        "TAVOLO_TEST_SEED": str(SEED),
-    }
-
-
-def _bot(fake: FakeDiscord, db: Path, guild_id: int) -> BotProcess:
-    """The real bot process, dealing every table from :data:`SEED`."""
-    return BotProcess(fake, env=_env(db, guild_id), args=SEEDED)
-
-
-class StatePlayer(Player):
-    """A player whose choice depends only on what their hand message offers (its version and choices), not on
-    how many clicks came before: a click made again after a restart, or in another run, is the same click."""
-
-    async def act(self) -> Any:
-        panel = self.panel()
-        assert panel is not None
-        offered = sorted(c["custom_id"] for c in self.choices())
-        self.rng = random.Random(f"{self.user.name}|{version_of(panel)}|{offered}")
-        return await super().act()
-
-
-@dataclass
-class Shown:
-    """What the players see at the end: the table message, each player's DMs, the channel's posts (ids named)."""
-
-    table: list[str]
-    dms: dict[str, list[str]]
-    posts: list[str]
-
-
-def _shown(fake: FakeDiscord, channel: st.Channel, users: list[Any]) -> Shown:
-    names = {str(u.id): u.name for u in users} | {str(channel.id): channel.name}
-
-    def named(text: str) -> str:
-        return re.sub(r"<([@#])(\d+)>", lambda m: f"<{m[1]}{names.get(m[2], '?')}>", text)
-
-    table = [named(m.text()) for m in fake.channel_messages(channel) if m.embeds or m.is_v2]
-    dms = {u.name: [named(m.text()) for m in u.dm_messages()] for u in users}
-    return Shown(table, dms, [named(text) for text in _posts(fake, channel)])
-
+from .driver import Player, action_components, game_over, play_until, table_message
+from .seeded import Shown, StatePlayer, all_sent, finished, posts, seeded_bot, seeded_env, shown
 
 _REFERENCE: list[Shown] = []
 
@@ -95,30 +41,20 @@ async def _uninterrupted(tmp_path: Path) -> Shown:
         alice, bob = fake.add_user("alice"), fake.add_user("bob")
         db = tmp_path / "uninterrupted.db"
         players = [StatePlayer(fake, u, random.Random(0)) for u in (alice, bob)]
-        async with _bot(fake, db, guild.id):
+        async with seeded_bot(fake, db, guild.id):
             await _open_wizard(fake, channel, alice, bob)
             await play_until(fake, players, lambda: game_over(fake, channel), timeout=30)
-            await _all_sent(db)
-            await fake.wait_for(lambda: _finished(fake, channel, [alice, bob]), timeout=30)
-            shown = _shown(fake, channel, [alice, bob])
+            await all_sent(db)
+            await fake.wait_for(lambda: finished(fake, channel, [alice, bob]), timeout=30)
+            seen = shown(fake, channel, [alice, bob])
         assert not fake.unhandled and not fake.errors
     finally:
         await fake.stop()
     # (what is compared: the finished table, one hand message per player, the results and the game-over post)
-    assert len(shown.table) == 1 and all(len(texts) == 1 for texts in shown.dms.values())
-    assert len(shown.posts) == 2 and "game over" in shown.posts[-1]
-    _REFERENCE.append(shown)
-    return shown
-
-
-def _finished(fake: FakeDiscord, channel: st.Channel, users: list[Any]) -> bool:
-    """No game controls anywhere: the table message offers at most **Play again**, no DM offers a move."""
-    table = [m for m in fake.channel_messages(channel) if m.embeds or m.is_v2]
-    return (
-        len(table) == 1
-        and all(b["label"] == "Play again" for b in table[0].buttons())
-        and all(u.dm_messages() and not any(action_components(m) for m in u.dm_messages()) for u in users)
-    )
+    assert len(seen.table) == 1 and all(len(texts) == 1 for texts in seen.dms.values())
+    assert len(seen.posts) == 2 and "game over" in seen.posts[-1]
+    _REFERENCE.append(seen)
+    return seen
 
 
 async def _open_wizard(fake: FakeDiscord, channel: st.Channel, alice: Any, bob: Any) -> None:
@@ -132,41 +68,20 @@ async def _open_wizard(fake: FakeDiscord, channel: st.Channel, alice: Any, bob: 
     await (await alice.click(lobby, label="Start")).ack()
 
 
-def _posts(fake: FakeDiscord, channel: st.Channel) -> list[str]:
-    """The channel's plain posts (results, notices), oldest first: not the table message."""
-    return [m.content for m in fake.channel_messages(channel) if m.content and not m.embeds and not m.is_v2]
-
-
-async def _all_sent(db: Path) -> None:
-    """Wait until every owed row is confirmed (nothing left for a later start to send again); the last confirmation
-    is written just after the last message landed, so it is polled for (the database is no fake Discord event)."""
-    left: list[Any] = []
-    for _ in range(400):
-        con = sqlite3.connect(db)
-        try:
-            left = con.execute("SELECT key, state, last_error FROM outbox WHERE state <> 'sent'").fetchall()
-        finally:
-            con.close()
-        if not left:
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"owed messages not confirmed: {left}")
-
-
 async def _assert_final(fake: FakeDiscord, channel: st.Channel, users: list[Any], db: Path) -> None:
     """Everything the players see equals what the uninterrupted run showed (each post once), and every owed row is
     confirmed."""
     expected = await _uninterrupted(db.parent)
     try:
         await fake.wait_for(
-            lambda: _shown(fake, channel, users) == expected,
+            lambda: shown(fake, channel, users) == expected,
             timeout=30,
             description="every message as the uninterrupted run shows it, every post once",
         )
     except TimeoutError:
-        assert _shown(fake, channel, users) == expected  # (pytest shows the difference)
+        assert shown(fake, channel, users) == expected  # (pytest shows the difference)
         raise
-    await _all_sent(db)
+    await all_sent(db)
 
 
 def _is_callback(r: ApiRequest) -> bool:
@@ -224,7 +139,7 @@ async def test_killed_at_a_moment_then_restarted(fake_discord: FakeDiscord, tmp_
     db = tmp_path / "tavolo.db"
     players = [StatePlayer(fake, u, random.Random(0)) for u in (alice, bob)]
 
-    first = await _bot(fake, db, guild.id).start()
+    first = await seeded_bot(fake, db, guild.id).start()
     try:
         await _open_wizard(fake, channel, alice, bob)
         predicate, after = KILLS[moment]
@@ -239,7 +154,7 @@ async def test_killed_at_a_moment_then_restarted(fake_discord: FakeDiscord, tmp_
     finally:
         assert await first.kill() != 0
 
-    second = await _bot(fake, db, guild.id).start()
+    second = await seeded_bot(fake, db, guild.id).start()
     try:
         for p in players:
             p._clicked = None  # a click the dead process never answered may be made again
@@ -262,7 +177,7 @@ async def test_every_message_lands_despite_503s(fake_discord: FakeDiscord, tmp_p
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     db = tmp_path / "tavolo.db"
     players = [StatePlayer(fake, u, random.Random(0)) for u in (alice, bob)]
-    async with _bot(fake, db, guild.id) as bot:
+    async with seeded_bot(fake, db, guild.id) as bot:
         await _open_wizard(fake, channel, alice, bob)
         faults = fake.inject_faults(0.15, after=0.05, seed=23, interactions=False)
         await play_until(fake, players, lambda: game_over(fake, channel), timeout=30)
@@ -291,7 +206,7 @@ async def test_tournament_killed_between_the_draw_and_its_announcement(
     def round_two_thread(r: ApiRequest) -> bool:
         return r.method == "POST" and r.path.endswith("/threads") and "round 2" in str(r.json().get("name", ""))
 
-    first = await BotProcess(fake, env=_env(db, guild.id)).start()
+    first = await BotProcess(fake, env=seeded_env(db, guild.id)).start()
     try:
         await fake.wait_for_commands("tournament")
         create = await users[0].slash(channel, "tournament create", game="mediatore", rounds=2, hands_per_round=1)
@@ -310,7 +225,7 @@ async def test_tournament_killed_between_the_draw_and_its_announcement(
                 raise
     finally:
         assert await first.kill() != 0
-    assert not any("round 2 of 2" in text for text in _posts(fake, channel))
+    assert not any("round 2 of 2" in text for text in posts(fake, channel))
 
     def threads() -> list[st.Channel]:
         return [c for c in fake.world.channels.values() if c.is_thread and c.parent_id == channel.id]
@@ -318,7 +233,7 @@ async def test_tournament_killed_between_the_draw_and_its_announcement(
     def podium() -> bool:
         return any("final podium" in m.text() for m in fake.channel_messages(channel))
 
-    second = await BotProcess(fake, env=_env(db, guild.id)).start()
+    second = await BotProcess(fake, env=seeded_env(db, guild.id)).start()
     try:
         for p in players:
             p._clicked = None
@@ -332,20 +247,20 @@ async def test_tournament_killed_between_the_draw_and_its_announcement(
             if second.returncode is None:
                 raise
         # (the standings message says "round 2 of 2" too, in its embed: only the plain posts are notices)
-        notices = [text for text in _posts(fake, channel) if "round 2 of 2" in text]
+        notices = [text for text in posts(fake, channel) if "round 2 of 2" in text]
         assert len(notices) == 1
         (thread,) = [th for th in threads() if "round 2" in th.name]
         mentions = [m for m in fake.channel_messages(thread) if "round 2, table 1" in m.text()]
         assert len(mentions) == 1 and all(f"<@{u.id}>" in mentions[0].text() for u in users)
-        assert len([text for text in _posts(fake, channel) if "round 1 of 2" in text]) == 1
+        assert len([text for text in posts(fake, channel) if "round 1 of 2" in text]) == 1
         assert not podium()
     finally:
         assert await second.kill() != 0
 
-    third = await BotProcess(fake, env=_env(db, guild.id)).start()
+    third = await BotProcess(fake, env=seeded_env(db, guild.id)).start()
     try:
         await fake.wait_for(podium, timeout=20, description="the podium, after the restart")
-        assert len([text for text in _posts(fake, channel) if "final podium" in text]) == 1
+        assert len([text for text in posts(fake, channel) if "final podium" in text]) == 1
     finally:
         assert await third.stop() == 0
 
@@ -364,7 +279,7 @@ async def test_a_notice_and_a_reminders_removal_survive_a_kill(fake_discord: Fak
     def reminders(u: Any) -> list[st.Message]:
         return [m for m in u.dm_messages() if "Your turn at table" in m.text()]
 
-    first = await BotProcess(fake, env=_env(db, guild.id)).start()
+    first = await BotProcess(fake, env=seeded_env(db, guild.id)).start()
     try:
         await fake.wait_for_commands("wizard", "table")
         await (await alice.slash(channel, "wizard new", rounds="3-4", turn_timer=16)).reply()
@@ -391,7 +306,7 @@ async def test_a_notice_and_a_reminders_removal_survive_a_kill(fake_discord: Fak
         await first.kill()
     assert reminders(reminded.user) == [ping]
 
-    second = await BotProcess(fake, env=_env(db, guild.id)).start()
+    second = await BotProcess(fake, env=seeded_env(db, guild.id)).start()
     try:
         await fake.wait_for(lambda: not reminders(reminded.user), timeout=20, description="the reminder deleted")
         # now the host ends the table, and the bot dies before it told the channel
@@ -404,16 +319,16 @@ async def test_a_notice_and_a_reminders_removal_survive_a_kill(fake_discord: Fak
         await fake.wait_for(lambda: second.returncode is not None, timeout=20, description="the bot to die")
     finally:
         await second.kill()
-    assert not [text for text in _posts(fake, channel) if "ended the session" in text]
+    assert not [text for text in posts(fake, channel) if "ended the session" in text]
 
-    third = await BotProcess(fake, env=_env(db, guild.id)).start()
+    third = await BotProcess(fake, env=seeded_env(db, guild.id)).start()
     try:
 
         def closing() -> list[str]:  # the game-over post ("no hand was completed" here)
-            return [text for text in _posts(fake, channel) if text.startswith("🏁")]
+            return [text for text in posts(fake, channel) if text.startswith("🏁")]
 
         await fake.wait_for(closing, timeout=20, description="the game-over post")
-        assert len([text for text in _posts(fake, channel) if "ended the session" in text]) == 1
+        assert len([text for text in posts(fake, channel) if "ended the session" in text]) == 1
         assert len(closing()) == 1
         await fake.wait_for(
             lambda: (
