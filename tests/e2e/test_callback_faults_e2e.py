@@ -73,7 +73,7 @@ async def test_a_lost_answer_to_a_callback_still_counts_as_the_answer(
 
 
 async def test_a_click_whose_answer_never_landed_still_shows_its_effect(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     fake = fake_discord
     guild = fake.add_guild("Friends")
@@ -99,6 +99,7 @@ async def test_a_click_whose_answer_never_landed_still_shows_its_effect(
         # the move's callback fails twice before Discord does anything; discord.py's third try comes after 3 s
         fake.kill_on(_callback, _no_kill)
         fake.kill_on(_callback, _no_kill)
+        caplog.set_level(logging.INFO)
         move = await actor.act()
         await fake.wait_for(lambda: move.record.id in {r.id for r in fake.late_acks}, timeout=15)
         assert move.response_type is None  # never acknowledged: "This interaction failed"
@@ -111,6 +112,9 @@ async def test_a_click_whose_answer_never_landed_still_shows_its_effect(
         )
         await play_until(fake, players, lambda: game_over(fake, channel))
         assert [r.id for r in fake.late_acks] == [move.record.id]
+        # the expired answer is an INFO line naming the click, not an error with a traceback
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert any("expired" in r.getMessage() for r in caplog.records if r.levelno == logging.INFO)
         assert not fake.unhandled and not fake.errors
     finally:
         await stop_bot(bot, task)
