@@ -226,6 +226,7 @@ class TablesCog(commands.Cog, name="Tables"):
     async def on_update(self, u: TableUpdate) -> None:
         t = u.table
         if u.kind == "reminder":
+            self._unping(t.id, u.unpings)
             # through the outbox: a slow or rate-limited send must not hold up the timer of other tables
             for seat in u.remind:
                 self.outbox.schedule(("ping", t.id, seat), functools.partial(self._remind, t, seat, u.seconds_left))

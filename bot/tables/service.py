@@ -925,7 +925,7 @@ class TableService:
         """A reminder reached the seat's DM: saved with the table, so it is deleted once its turn passes, also after a
         restart. Should the turn have passed while it was being sent, its deletion is owed at once (returned)."""
         # (a table closed meanwhile has left memory, and its lock with it)
-        async with self._locks.get(t.id) or asyncio.Lock():
+        async with self.lock(t.id) if t.id in self.tables else asyncio.Lock():
             t.messages[f"ping:{seat}"] = message_id
             async with self.db.transaction() as conn:
                 await self._owe_unpings(conn, t)
