@@ -10,6 +10,8 @@ offers): the same final table message, the same final DMs, the same channel post
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 import random
 import signal
@@ -23,7 +25,7 @@ from fakediscord import state as st
 from fakediscord.process import BotProcess
 from fakediscord.rest import ApiRequest
 
-from .driver import Player, action_components, game_over, play_until, table_message
+from .driver import Player, action_components, game_over, play_until, start_bot, stop_bot, table_message
 from .seeded import Shown, StatePlayer, all_sent, finished, posts, seeded_bot, seeded_env, shown
 
 _REFERENCE: list[Shown] = []
@@ -348,3 +350,53 @@ async def test_a_notice_and_a_reminders_removal_survive_a_kill(fake_discord: Fak
         con.close()
     assert ("note", "sent") in owed and ("unping", "sent") in owed and all(s == "sent" for _k, s in owed)
     assert not fake.unhandled and not fake.errors
+
+
+async def test_a_reminder_found_gone_is_deleted_not_failed(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The reminder's delete is carried out but its answer lost (503): the Outbox sends it again, Discord answers
+    404 Unknown Message, and that is the delete done — its row is marked sent, nothing is logged as an error."""
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    alice = fake.add_user("alice")
+    bot, task = await start_bot(fake, tmp_path / "t.db", dev_guild=guild.id)
+    try:
+        await (await alice.slash(channel, "wizard new", rounds="3-5", turn_timer=60)).reply()
+        lobby = await fake.wait_for_message(channel, lambda m: m.buttons())
+        for _ in range(2):
+            await (await alice.click(lobby, label="Add computer")).ack()
+        await (await alice.click(lobby, label="Start")).ack()
+        assert bot.tables is not None and bot.db is not None
+        (table,) = bot.tables.tables.values()
+        player = Player(fake, alice, random.Random(1))
+        await fake.wait_for(lambda: player.can_act() and table.deadline is not None)
+        assert table.deadline is not None
+        await bot.tables.tick(table.deadline - 20)  # halfway through the turn: the reminder
+        ping = await alice.wait_for_dm(lambda m: "Your turn at table" in m.text())
+
+        def delete(r: ApiRequest) -> bool:
+            return r.method == "DELETE" and r.path.endswith(f"/messages/{ping.id}")
+
+        fake.kill_on(delete, lambda: None, after=True)  # (kills nothing: the delete is answered 503 once done)
+        caplog.set_level(logging.INFO)
+        await (await player.act()).ack()
+        await fake.wait_for(
+            lambda: any(
+                m == "DELETE" and p.endswith(f"/messages/{ping.id}") and status == 404
+                for m, p, status, _b in fake.rejected
+            ),
+            timeout=15,
+            description="the delete sent again and answered 404",
+        )
+        assert ping.deleted
+        for _ in range(200):
+            rows = await bot.db.fetchall("SELECT state, last_error FROM outbox WHERE kind = 'unping'")
+            if [tuple(r) for r in rows] == [("sent", None)]:
+                break
+            await asyncio.sleep(0.05)
+        assert [tuple(r) for r in rows] == [("sent", None)]
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    finally:
+        await stop_bot(bot, task)
