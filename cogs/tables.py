@@ -229,7 +229,8 @@ class TablesCog(commands.Cog, name="Tables"):
             self._unping(t.id, u.unpings)
             # through the outbox: a slow or rate-limited send must not hold up the timer of other tables
             for seat in u.remind:
-                self.outbox.schedule(("ping", t.id, seat), functools.partial(self._remind, t, seat, u.seconds_left))
+                remind = functools.partial(self._remind, t, seat, u.seconds_left, t.version)
+                self.outbox.schedule(("ping", t.id, seat), remind)
             return
         self._unping(t.id, u.unpings)
         self._schedule_table(t)
@@ -315,12 +316,16 @@ class TablesCog(commands.Cog, name="Tables"):
         render = functools.partial(self._render_dm, t, seat)
         self.outbox.schedule(("dm", t.id, seat), render, tolerance=tolerance, defer=defer)
 
-    async def _remind(self, t: Table, seat: int, seconds_left: int) -> None:
+    async def _remind(self, t: Table, seat: int, seconds_left: int, version: int) -> None:
         """A new message (edits do not notify): the seat's turn is half gone. By DM, or in the channel with a
         mention when the player's DMs are closed."""
         user_id = t.seats[seat].user_id
-        if user_id is None or not screens.is_moving(t, seat):
-            return  # the turn passed before the reminder went out
+        # the turn passed before the reminder went out: no reminder — unless an earlier attempt may have landed
+        # unanswered (a 503 after Discord created it): that one is fetched by its nonce, and deleted at once
+        pending = ("ping", t.id, seat) in self._nonces
+        acted = any(s == seat for s, _a in t.log[version:])  # (its turn again is another turn)
+        if user_id is None or not (pending or (screens.is_moving(t, seat) and not acted)):
+            return
         ch_id = t.messages.get(f"dmch:{seat}")
         if (t.id, seat) in self._dm_failed or t.messages.get(f"dmx:{seat}") or ch_id is None:
             with using(await guild_locale(self.bot, t.guild_id)):
@@ -345,11 +350,12 @@ class TablesCog(commands.Cog, name="Tables"):
         except discord.HTTPException as err:
             if transient(err):
                 raise
+            self._nonces.pop(("ping", t.id, seat), None)  # refused for good: nothing was created
             log.warning("could not remind seat %s of table %s: %s", seat, t.id, err)
             return
         # saved with the table (key ``ping:<seat>``, in the DM channel ``dmch:<seat>``), so a reminder sent just
         # before a restart is still deleted once the turn passes; owed at once if the player acted meanwhile
-        self._unping(t.id, await self.service.reminder_sent(t, seat, message_id))
+        self._unping(t.id, await self.service.reminder_sent(t, seat, message_id, version))
 
     def _unping(self, table_id: int, unpings: list[Unping]) -> None:
         """Delete reminders whose turn has passed (the DM keeps only the hand message): owed rows, each deleted until

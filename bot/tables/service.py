@@ -900,14 +900,15 @@ class TableService:
             )  # fmt: skip
         await self.outbox.add(conn, owed_key(t.id, "render"), "render", guild_id=t.guild_id, table_id=t.id)
 
-    async def _owe_unpings(self, conn: Any, t: Table) -> None:
-        """Reminders (``ping:<seat>`` in the table's messages) whose turn has passed: each one's deletion becomes an
-        outbox row and leaves the table's messages, in the caller's transaction. Handed to the listeners with the
-        table's next update."""
+    async def _owe_unpings(self, conn: Any, t: Table, passed_seats: frozenset[int] = frozenset()) -> None:
+        """Reminders (``ping:<seat>`` in the table's messages) whose turn has passed (the seat is no longer to move, or
+        is in ``passed_seats``): each one's deletion becomes an outbox row and leaves the table's messages, in the
+        caller's transaction. Handed to the listeners with the table's next update."""
         passed: list[Unping] = []
         for seat in range(len(t.seats)):
             mid = t.messages.get(f"ping:{seat}")
-            if mid is None or (t.status == "running" and t.game is not None and seat in t.game.to_move()):
+            moving = t.status == "running" and t.game is not None and seat in t.game.to_move()
+            if mid is None or (moving and seat not in passed_seats):
                 continue
             ch_id = t.messages.get(f"dmch:{seat}")
             unping = Unping(owed_key(t.id, "unping", mid), seat, ch_id, mid)
@@ -921,14 +922,16 @@ class TableService:
             self._unpings.setdefault(t.id, []).extend(passed)
             await self.store.set_messages(t.id, t.messages, conn)
 
-    async def reminder_sent(self, t: Table, seat: int, message_id: int) -> list[Unping]:
-        """A reminder reached the seat's DM: saved with the table, so it is deleted once its turn passes, also after a
-        restart. Should the turn have passed while it was being sent, its deletion is owed at once (returned)."""
+    async def reminder_sent(self, t: Table, seat: int, message_id: int, version: int) -> list[Unping]:
+        """A reminder of the seat's turn at ``version`` reached its DM: saved with the table, so it is deleted once the
+        turn passes, also after a restart. Should the turn have passed while it was being sent (the seat is no longer
+        to move, or has acted since, even if it is its turn again), its deletion is owed at once (returned)."""
         # (a table closed meanwhile has left memory, and its lock with it)
         async with self.lock(t.id) if t.id in self.tables else asyncio.Lock():
             t.messages[f"ping:{seat}"] = message_id
+            acted = frozenset({seat}) if any(s == seat for s, _a in t.log[version:]) else frozenset()
             async with self.db.transaction() as conn:
-                await self._owe_unpings(conn, t)
+                await self._owe_unpings(conn, t, acted)
                 if f"ping:{seat}" in t.messages:
                     await self.store.set_messages(t.id, t.messages, conn)
         return self._unpings.pop(t.id, [])

@@ -400,3 +400,41 @@ async def test_a_reminder_found_gone_is_deleted_not_failed(
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     finally:
         await stop_bot(bot, task)
+
+
+async def test_a_reminder_created_unanswered_is_not_left_behind(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """Discord creates the reminder but its answer is lost (503); the player moves before the retry. The retry still
+    goes (with the same nonce, so Discord returns the reminder it made) and the reminder is deleted at once: no
+    "your turn" DM is left for a turn that is over."""
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    alice = fake.add_user("alice")
+    bot, task = await start_bot(fake, tmp_path / "t.db", dev_guild=guild.id)
+    try:
+        await (await alice.slash(channel, "wizard new", rounds="3-5", turn_timer=60)).reply()
+        lobby = await fake.wait_for_message(channel, lambda m: m.buttons())
+        for _ in range(2):
+            await (await alice.click(lobby, label="Add computer")).ack()
+        await (await alice.click(lobby, label="Start")).ack()
+        assert bot.tables is not None
+        (table,) = bot.tables.tables.values()
+        player = Player(fake, alice, random.Random(1))
+        await fake.wait_for(lambda: player.can_act() and table.deadline is not None)
+        assert table.deadline is not None
+
+        def reminders() -> list[st.Message]:
+            return [m for m in alice.dm_messages() if "Your turn at table" in m.text()]
+
+        def create(r: ApiRequest) -> bool:
+            return r.method == "POST" and "Your turn at table" in str(r.json().get("content", ""))
+
+        fake.kill_on(create, lambda: None, after=True)  # created, answered 503
+        await bot.tables.tick(table.deadline - 20)
+        await fake.wait_for(reminders)
+        await (await player.act()).ack()  # before the reminder's retry (a second later)
+        await fake.wait_for(lambda: fake.nonce_hits == 1, timeout=10, description="the retry, answered by its nonce")
+        await fake.wait_for(lambda: not reminders(), timeout=10, description="the reminder deleted")
+        assert len([m for m in fake.world.messages.values() if "Your turn at table" in m.text()]) == 1
+    finally:
+        await stop_bot(bot, task)

@@ -122,7 +122,7 @@ async def test_a_reminder_is_owed_its_removal_when_its_turn_passes(tmp_path: Pat
     assert user is not None
     t.messages[f"dmch:{seat}"] = DM_ALICE
     # the reminder went out while it was still the seat's turn: kept with the table, nothing owed yet
-    assert await svc.reminder_sent(t, seat, 777) == []
+    assert await svc.reminder_sent(t, seat, 777, t.version) == []
     assert t.messages[f"ping:{seat}"] == 777 and await _rows(svc.db, "unping") == []
     updates.clear()
     await svc.act(tid, user, t.game.legal_actions(seat)[0], t.version)
@@ -134,7 +134,7 @@ async def test_a_reminder_is_owed_its_removal_when_its_turn_passes(tmp_path: Pat
     (stored,) = await svc.store.load_open()
     assert f"ping:{seat}" not in stored.messages
     # a reminder that lands after its turn passed is owed its removal at once
-    late = await svc.reminder_sent(t, seat, 778)
+    late = await svc.reminder_sent(t, seat, 778, t.version - 1)
     assert late == [Unping(owed_key(tid, "unping", 778), seat, DM_ALICE, 778)]
     assert f"ping:{seat}" not in t.messages
     await svc.db.close()
@@ -148,7 +148,7 @@ async def test_closing_a_table_owes_the_removal_of_every_reminder(tmp_path: Path
         assert t.game is not None
         seat = next(s for s in t.game.to_move() if not t.seats[s].computer_plays)
         t.messages[f"dmch:{seat}"] = DM_ALICE
-        await svc.reminder_sent(t, seat, 900)
+        await svc.reminder_sent(t, seat, 900, t.version)
         updates.clear()
         await svc.cancel(tid, ALICE)
         assert [u.message_id for u in updates[-1].unpings] == [900]
