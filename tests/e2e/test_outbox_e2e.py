@@ -1,7 +1,9 @@
 """What players are owed survives crashes and Discord's 503s (issue #23): the real bot process (``python -m bot``)
 against the fake Discord, SIGKILLed at chosen moments — a click in the middle of a hand, right after the last action
 of a hand (before and after its summary reached Discord), right after the last action of the game, after the final
-table render — and, separately, with Discord answering 503 to a share of requests.
+table render — and, separately, with Discord answering 503 to a share of requests. Turn reminders and table notices
+too: killed while a passed turn's reminder is deleted, or before the host's ending of the table is told; a reminder
+delete or create whose answer was lost.
 
 Whatever happens, once the game is over, the players see exactly what a second, real and uninterrupted run of the
 same game shows (the same seed, the same clicks: each player's choice depends only on what their hand message
