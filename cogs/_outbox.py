@@ -44,6 +44,40 @@ def transient(err: BaseException) -> bool:
     return isinstance(err, aiohttp.ClientError | OSError | TimeoutError)
 
 
+#: Discord's code for a second answer to an interaction
+ALREADY_ACKNOWLEDGED = 40060
+
+
+def tolerate_lost_callback_answers() -> None:
+    """Make an interaction callback whose answer was lost count as the acknowledgement it was.
+
+    discord.py sends a callback again after a 5xx (1 s later, then 3 s …). When the first one was carried out and
+    only Discord's answer got lost, the retry is refused with 40060 "already acknowledged" and discord.py raises —
+    although the click *was* answered. A handler that acknowledges first (``defer``) would then stop before doing what
+    the click asked (a Start that never starts). One process never answers an interaction twice (discord.py refuses
+    that before sending), so a 40060 there can only be its own earlier attempt: it is taken as the success it was.
+    (The response's own message is not known then; nothing in Tavolo reads it.)"""
+    from discord.webhook import async_ as webhook
+
+    adapter = webhook.AsyncWebhookAdapter
+    original = adapter.create_interaction_response
+    if getattr(original, "_tolerant", False):
+        return
+
+    async def create_interaction_response(self: Any, interaction_id: int, token: str, **kwargs: Any) -> dict[str, Any]:
+        try:
+            data: dict[str, Any] = await original(self, interaction_id, token, **kwargs)
+            return data
+        except discord.HTTPException as err:
+            if err.code != ALREADY_ACKNOWLEDGED:
+                raise
+            log.info("interaction %s: its callback's answer was lost; a retry found it acknowledged", interaction_id)
+            return {"interaction": {"id": str(interaction_id), "type": 3}}
+
+    create_interaction_response._tolerant = True  # type: ignore[attr-defined]
+    adapter.create_interaction_response = create_interaction_response  # type: ignore[assignment,method-assign]
+
+
 async def send_owed(
     bot: Any,
     channel_id: int,

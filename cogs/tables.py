@@ -39,14 +39,14 @@ from bot.render.errors import error_text
 from bot.services import services_of
 from bot.tables import screens
 from bot.tables.model import Table
-from bot.tables.service import StaleAction, TableError, TableService, TableUpdate, owed_key
+from bot.tables.service import Notice, StaleAction, TableError, TableService, TableUpdate, Unping, owed_key
 
 from . import _components as comp
 from ._components import TableButton, TableSelect, decode_action, embed_of, view_of
 from ._game import TURN_TIMER_HELP, TurnTimer, reply_privately
 from ._layout import Message, embed_message, layout_message
 from ._locale import guild_locale, reader_locale, remember, user_locale
-from ._outbox import Outbox, retry_after, send_owed, transient
+from ._outbox import Outbox, retry_after, send_owed, tolerate_lost_callback_answers, transient
 from ._pictures import Pictures, in_time
 
 log = logging.getLogger(__name__)
@@ -226,11 +226,13 @@ class TablesCog(commands.Cog, name="Tables"):
     async def on_update(self, u: TableUpdate) -> None:
         t = u.table
         if u.kind == "reminder":
+            self._unping(t.id, u.unpings)
             # through the outbox: a slow or rate-limited send must not hold up the timer of other tables
             for seat in u.remind:
-                self.outbox.schedule(("ping", t.id, seat), functools.partial(self._remind, t, seat, u.seconds_left))
+                remind = functools.partial(self._remind, t, seat, u.seconds_left, t.version)
+                self.outbox.schedule(("ping", t.id, seat), remind)
             return
-        self._clear_pings(t)
+        self._unping(t.id, u.unpings)
         self._schedule_table(t)
         if u.kind in ("started", "action", "seats", "finished", "cancelled") and t.game is not None:
             for seat, s in enumerate(t.seats):
@@ -255,7 +257,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 key = owed_key(t.id, "hand", settled.index)
                 self._queue_post(t.channel_id, text, reveal=reveal, guild_id=t.guild_id, key=key)
             for notice in u.notices:
-                self._queue_post(t.channel_id, notice.text())
+                self._queue_post(t.channel_id, notice.text(), key=notice.key)
             if u.kind == "finished" and t.game is not None:
                 self._queue_post(t.channel_id, screens.final_text(t, money), key=owed_key(t.id, "over"))
 
@@ -314,12 +316,16 @@ class TablesCog(commands.Cog, name="Tables"):
         render = functools.partial(self._render_dm, t, seat)
         self.outbox.schedule(("dm", t.id, seat), render, tolerance=tolerance, defer=defer)
 
-    async def _remind(self, t: Table, seat: int, seconds_left: int) -> None:
+    async def _remind(self, t: Table, seat: int, seconds_left: int, version: int) -> None:
         """A new message (edits do not notify): the seat's turn is half gone. By DM, or in the channel with a
         mention when the player's DMs are closed."""
         user_id = t.seats[seat].user_id
-        if user_id is None or not screens.is_moving(t, seat):
-            return  # the turn passed before the reminder went out
+        # the turn passed before the reminder went out: no reminder — unless an earlier attempt may have landed
+        # unanswered (a 503 after Discord created it): that one is fetched by its nonce, and deleted at once
+        pending = ("ping", t.id, seat) in self._nonces
+        acted = any(s == seat for s, _a in t.log[version:])  # (its turn again is another turn)
+        if user_id is None or not (pending or (screens.is_moving(t, seat) and not acted)):
+            return
         ch_id = t.messages.get(f"dmch:{seat}")
         if (t.id, seat) in self._dm_failed or t.messages.get(f"dmx:{seat}") or ch_id is None:
             with using(await guild_locale(self.bot, t.guild_id)):
@@ -338,37 +344,40 @@ class TablesCog(commands.Cog, name="Tables"):
                 seconds=seconds_left,
             )
         try:
-            channel = self.bot.get_partial_messageable(ch_id, type=discord.ChannelType.private)
-            msg = await channel.send(text)
-        except discord.HTTPException:
-            log.warning("could not remind seat %s of table %s", seat, t.id)
+            # a 5xx raises and the Outbox sends it again (while the turn lasts); the nonce makes a retry of a create
+            # Discord carried out return that reminder instead of a second one
+            message_id = await self._create(("ping", t.id, seat), ch_id, {"content": text})
+        except discord.HTTPException as err:
+            if transient(err):
+                raise
+            self._nonces.pop(("ping", t.id, seat), None)  # refused for good: nothing was created
+            log.warning("could not remind seat %s of table %s: %s", seat, t.id, err)
             return
         # saved with the table (key ``ping:<seat>``, in the DM channel ``dmch:<seat>``), so a reminder sent just
-        # before a restart is still deleted once the turn passes
-        await self.service.set_message(t.id, f"ping:{seat}", msg.id)
-        if not screens.is_moving(t, seat):
-            self._clear_pings(t)  # the player acted while it was being sent
+        # before a restart is still deleted once the turn passes; owed at once if the player acted meanwhile
+        self._unping(t.id, await self.service.reminder_sent(t, seat, message_id, version))
 
-    def _clear_pings(self, t: Table) -> None:
-        """Delete the reminders of seats whose turn has passed (the DM keeps only the hand message)."""
-        for seat in range(len(t.seats)):
-            mid, ch_id = t.messages.get(f"ping:{seat}"), t.messages.get(f"dmch:{seat}")
-            if mid is None or screens.is_moving(t, seat):
-                continue
-            self.outbox.schedule(("unping", t.id, seat, mid), functools.partial(self._unping, t, seat, ch_id, mid))
+    def _unping(self, table_id: int, unpings: list[Unping]) -> None:
+        """Delete reminders whose turn has passed (the DM keeps only the hand message): owed rows, each deleted until
+        it is gone (a 5xx again after a backoff) and then marked sent."""
+        for u in unpings:
+            self.outbox.schedule(("unping", table_id, u.seat, u.message_id), functools.partial(self._delete_ping, u))
 
-    async def _unping(self, t: Table, seat: int, ch_id: int | None, message_id: int) -> None:
-        current = t.messages.get(f"ping:{seat}")
-        if current is None:
-            return  # deleted already (an earlier update came first)
-        if ch_id is not None:
-            channel = self.bot.get_partial_messageable(ch_id, type=discord.ChannelType.private)
-            # already gone, or the DM channel closed: nothing to tidy; a server error or the network raises, and the
-            # Outbox sends the delete again
-            with contextlib.suppress(discord.NotFound, discord.Forbidden):
-                await channel.get_partial_message(message_id).delete()
-        if current == message_id:  # not yet replaced by the reminder of a later turn
-            await self.service.set_message(t.id, f"ping:{seat}", None)
+    async def _delete_ping(self, u: Unping) -> None:
+        store = self.service.outbox
+        row = await store.get(u.key)
+        if row is None or row.state != "pending":
+            return  # deleted already
+        if u.channel_id is not None:
+            channel = self.bot.get_partial_messageable(u.channel_id, type=discord.ChannelType.private)
+            try:
+                await channel.get_partial_message(u.message_id).delete()
+            except discord.NotFound:
+                pass  # already gone (deleted by the player, or by a delete whose answer was lost): done
+            except discord.Forbidden as err:
+                await store.dropped(row.id, f"{type(err).__name__}: {err}")  # the DM channel is closed to us
+                return
+        await store.sent(row.id)
 
     async def _post(
         self, channel_id: int, text: str, reveal: RevealScene | None = None, guild_id: int | None = None
@@ -458,9 +467,6 @@ class TablesCog(commands.Cog, name="Tables"):
             keys: list[Any] = [("table", t.id)]
             for seat in range(len(t.seats)):
                 keys += [("dm", t.id, seat), ("eph", t.id, seat)]
-                mid = t.messages.get(f"ping:{seat}")
-                if mid is not None:
-                    keys.append(("unping", t.id, seat, mid))
             await self.outbox.settle(keys)
             row = await self.service.outbox.get(owed_key(t.id, "render"))
             if row is None or row.state != "pending":
@@ -1070,17 +1076,30 @@ class TablesCog(commands.Cog, name="Tables"):
         what the players are still owed (:meth:`deliver_owed`)."""
         for t in list(self.service.tables.values()):
             self._restore_table(t)
+            # reminders of turns that ended while the bot was away, saved by a version without owed deletions
+            self._unping(t.id, await self.service.tidy_reminders(t.id))
         await self.deliver_owed()
 
     async def deliver_owed(self) -> None:
         """Deliver the outbox rows a previous run left pending, in the order they were owed: hand summaries and
-        game-over posts, drawn again from the table replayed to the moment that owed them; and the final state
-        of every table that closed without its final renders confirmed (its message without game controls, DMs
-        that show the end, reminders deleted)."""
-        for row in await self.service.outbox.pending(kinds=("hand", "over", "render")):
+        game-over posts, drawn again from the table replayed to the moment that owed them; the table's notices;
+        the deletion of reminders whose turn passed; and the final state of every table that closed without its
+        final renders confirmed (its message without game controls, DMs that show the end)."""
+        for row in await self.service.outbox.pending(kinds=("hand", "note", "over", "render", "unping")):
             if row.table_id is None:
                 continue
             try:
+                if row.kind == "unping":
+                    seat, mid = int(row.payload["seat"]), int(row.payload["message"])
+                    self._unping(row.table_id, [Unping(row.key, seat, row.channel_id, mid)])
+                    continue
+                if row.kind == "note":
+                    if row.channel_id is None:
+                        continue
+                    notice = Notice(str(row.payload["msgid"]), **row.payload.get("params", {}))
+                    with using(await guild_locale(self.bot, row.guild_id)):
+                        self._queue_post(row.channel_id, notice.text(), guild_id=row.guild_id, key=row.key)
+                    continue
                 if row.kind == "render":
                     t = await self.service.table_at(row.table_id)
                     if t is None:
@@ -1114,7 +1133,6 @@ class TablesCog(commands.Cog, name="Tables"):
             if shown is not None:
                 self._rendered.setdefault(key, f"{shown:024x}")
         self._schedule_table(t)
-        self._clear_pings(t)  # reminders of turns that ended while the bot was away (e.g. a cancelled table)
         if t.game is not None:
             for seat, s in enumerate(t.seats):
                 if s.user_id is not None and not t.messages.get(f"dmx:{seat}"):
@@ -1194,6 +1212,7 @@ def _is_admin(interaction: discord.Interaction[Any]) -> bool:
 
 
 async def setup(bot: commands.Bot) -> None:
+    tolerate_lost_callback_answers()  # a click answered although Discord's reply to it got lost (a 5xx) is answered
     s = services_of(bot)
     pictures = Pictures(s.guild_settings, s.preferences, s.pictures, default=s.images_default)
     await bot.add_cog(TablesCog(bot, s.tables, edit_interval=s.edit_interval, pictures=pictures))

@@ -53,13 +53,15 @@ class StaleAction(TableError):
 
 class Notice:
     """A text the service has for the table's channel (someone left, timed out, voted to stop): a catalogue msgid
-    and its parameters, written by the cog in the channel's language with :meth:`text`."""
+    and its parameters, written by the cog in the channel's language with :meth:`text`. ``key``: its outbox row,
+    once a table's notice is recorded with the change that caused it (its parameters are then plain values)."""
 
-    __slots__ = ("msgid", "params")
+    __slots__ = ("key", "msgid", "params")
 
     def __init__(self, msgid: str, **params: Any) -> None:
         self.msgid = msgid
         self.params = params
+        self.key: str | None = None
 
     def text(self) -> str:
         """The notice in the current locale (lazy parameters evaluated in it too)."""
@@ -83,6 +85,16 @@ def engine_refusal(err: Exception, game_id: str) -> TableError:
     return TableError(N_("{reason}"), reason=lambda: error_text(err, game_id))
 
 
+@dataclass(frozen=True, slots=True)
+class Unping:
+    """A turn reminder to delete (its turn has passed), recorded as the outbox row ``key``."""
+
+    key: str
+    seat: int
+    channel_id: int | None
+    message_id: int
+
+
 @dataclass(slots=True)
 class TableUpdate:
     """What changed at a table; cogs render from the table's game views, never from this directly."""
@@ -95,6 +107,8 @@ class TableUpdate:
     #: "reminder": the humans to move, halfway through their turn timer, and the seconds they have left
     remind: list[int] = field(default_factory=list)
     seconds_left: int = 0
+    #: reminders whose turn passed with this change (their deletion is owed, see :meth:`TableService._owe`)
+    unpings: list[Unping] = field(default_factory=list)
 
 
 Listener = Callable[[TableUpdate], Awaitable[None]]
@@ -154,6 +168,8 @@ class TableService:
         #: set whenever a deadline changes, so the scheduler re-reads the earliest one
         self._timers_changed = asyncio.Event()
         self._timer_task: asyncio.Task[None] | None = None
+        #: table id -> reminder deletions owed by its last change, handed to the listeners with its update
+        self._unpings: dict[int, list[Unping]] = {}
 
     # ------------------------------------------------------------------ lookup
     def get(self, table_id: int) -> Table:
@@ -196,6 +212,8 @@ class TableService:
         return self._locks.setdefault(table_id, asyncio.Lock())
 
     async def _notify(self, update: TableUpdate) -> None:
+        # the reminders this change owes the removal of (no await since the change was written: they are its own)
+        update.unpings += self._unpings.pop(update.table.id, [])
         for fn in list(self.listeners):
             try:
                 await fn(update)
@@ -339,7 +357,7 @@ class TableService:
                 kind = "seats"
             else:
                 raise TableError(N_("This table is closed."))
-            await (self._save_closed(t) if t.status == "cancelled" else self._save(t))
+            await self._save_owing(t, notices)
         await self._notify(TableUpdate(t, kind, notices=notices))
         if t.status == "running":
             self._kick(t)
@@ -432,8 +450,9 @@ class TableService:
             if not is_admin:
                 self._require_host(t, user_id)
             t.status = "cancelled"
-            await self._save_closed(t)
-        await self._notify(TableUpdate(t, "cancelled", notices=[Notice(N_("The table was cancelled."))]))
+            notices = [Notice(N_("The table was cancelled."))]
+            await self._save_owing(t, notices)
+        await self._notify(TableUpdate(t, "cancelled", notices=notices))
         self._forget_if_closed(t)
         return t
 
@@ -447,8 +466,9 @@ class TableService:
                 self._require_host(t, user_id)
             t.status = "finished"
             t.deadline = None
-            await self._save_closed(t)
-        await self._notify(TableUpdate(t, "finished", notices=[Notice(N_("The host ended the session."))]))
+            notices = [Notice(N_("The host ended the session."))]
+            await self._save_owing(t, notices)
+        await self._notify(TableUpdate(t, "finished", notices=notices))
         self._forget_if_closed(t)
         return t
 
@@ -498,7 +518,7 @@ class TableService:
             if votes == len(humans):
                 t.stop_after_hand = True
                 notices.append(Notice(N_("Everyone agreed: the session ends when this hand is scored.")))
-            await self._save(t)
+            await self._save_owing(t, notices)
         await self._notify(TableUpdate(t, "seats", notices=notices))
         return votes, len(humans)
 
@@ -555,7 +575,7 @@ class TableService:
             if t.seats[seat].away:
                 t.seats[seat].away = False
                 notices.append(Notice(N_("{name} is back."), name=t.seats[seat].name))
-            settled = await self._apply(t, seat, action, actor=user_id)
+            settled = await self._apply(t, seat, action, actor=user_id, notices=notices)
         await self._after_action(t, seat, settled, notices)
         return t
 
@@ -570,13 +590,17 @@ class TableService:
                 raise TableError(N_("Your seat is already yours."))
             t.seats[seat].away = False
             t.deadline = None
-            await self._save(t)
-        await self._notify(TableUpdate(t, "seats", notices=[Notice(N_("{name} is back."), name=t.seats[seat].name)]))
+            notices = [Notice(N_("{name} is back."), name=t.seats[seat].name)]
+            await self._save_owing(t, notices)
+        await self._notify(TableUpdate(t, "seats", notices=notices))
         self._kick(t)
         return t
 
-    async def _apply(self, t: Table, seat: int, action: Action, actor: int | None) -> list[Settlement]:
-        """Apply and persist one action (caller holds the lock). Returns newly booked settlements."""
+    async def _apply(
+        self, t: Table, seat: int, action: Action, actor: int | None, notices: list[Notice] | None = None
+    ) -> list[Settlement]:
+        """Apply and persist one action (caller holds the lock), with the notices it causes. Returns newly booked
+        settlements."""
         assert t.game is not None
         try:
             t.game.apply(seat, action)
@@ -596,7 +620,7 @@ class TableService:
             await self.store.append_action(conn, t.id, t.version - 1, seat, action, actor)
             for s in new:
                 await self._book(conn, t, s)
-            await self._owe(conn, t, new)
+            await self._owe(conn, t, new, notices or [])
             if t.status == "finished":
                 await self._save(t, conn)
             elif had_timer or t.deadline is not None:
@@ -803,7 +827,7 @@ class TableService:
                 if not notices:
                     await self.store.set_timer(t.id, None, False)
                     continue
-                await self._save(t)
+                await self._save_owing(t, notices)
             changed.append(t.id)
             await self._notify(TableUpdate(t, "seats", notices=notices))
             self._kick(t)
@@ -839,23 +863,34 @@ class TableService:
     async def _save(self, t: Table, conn: Any = None) -> None:
         await self.store.save(t, conn)
 
-    async def _save_closed(self, t: Table) -> None:
-        """Save a table that just closed together with what its players are owed (its final renders)."""
+    async def _save_owing(self, t: Table, notices: list[Notice]) -> None:
+        """Save a table together with what the change owes its players: its notices, the removal of reminders
+        whose turn passed and, when it just closed, its final renders."""
         async with self.db.transaction() as conn:
+            await self._owe(conn, t, [], notices)  # (first: it takes passed reminders off the table saved below)
             await self._save(t, conn)
-            await self._owe(conn, t, [])
 
-    async def _owe(self, conn: Any, t: Table, settled: list[Settlement]) -> None:
+    async def _owe(self, conn: Any, t: Table, settled: list[Settlement], notices: list[Notice] | None = None) -> None:
         """Record, in the action's transaction, the messages it owes the players (see :mod:`bot.outbox`): each
-        hand's summary, the game-over post, and the final state of the table message and every DM (no live
-        controls on a closed table; reminders deleted). Delivered by the cog after the commit, and by the next
-        start if this process dies first."""
+        hand's summary, the table's notices (who left, timed out, came back, ended it), the game-over post, the
+        final state of the table message and every DM (no live controls on a closed table), and the deletion of
+        every reminder whose turn has passed. Delivered by the cog after the commit, and by the next start if this
+        process dies first. The caller saves the table (its reminders are taken off it here)."""
         for s in settled:
             payload = {"index": s.index, "version": t.version, "last": s is settled[-1]}
             await self.outbox.add(
                 conn, owed_key(t.id, "hand", s.index), "hand", guild_id=t.guild_id, table_id=t.id,
                 channel_id=t.channel_id, payload=payload,
             )  # fmt: skip
+        for notice in notices or ():
+            # unique, and in the order written (a row's id); the text is written when it is sent, in the channel's
+            # language, so its parameters must be plain values (json refuses a lazy one)
+            notice.key = owed_key(t.id, "note", t.version) + f":{secrets.token_hex(4)}"
+            await self.outbox.add(
+                conn, notice.key, "note", guild_id=t.guild_id, table_id=t.id, channel_id=t.channel_id,
+                payload={"msgid": notice.msgid, "params": notice.params},
+            )  # fmt: skip
+        await self._owe_unpings(conn, t)
         if t.is_open:
             return
         if t.status == "finished" and t.game is not None:
@@ -864,6 +899,51 @@ class TableService:
                 payload={"version": t.version},
             )  # fmt: skip
         await self.outbox.add(conn, owed_key(t.id, "render"), "render", guild_id=t.guild_id, table_id=t.id)
+
+    async def _owe_unpings(self, conn: Any, t: Table, passed_seats: frozenset[int] = frozenset()) -> None:
+        """Reminders (``ping:<seat>`` in the table's messages) whose turn has passed (the seat is no longer to move, or
+        is in ``passed_seats``): each one's deletion becomes an outbox row and leaves the table's messages, in the
+        caller's transaction. Handed to the listeners with the table's next update."""
+        passed: list[Unping] = []
+        for seat in range(len(t.seats)):
+            mid = t.messages.get(f"ping:{seat}")
+            moving = t.status == "running" and t.game is not None and seat in t.game.to_move()
+            if mid is None or (moving and seat not in passed_seats):
+                continue
+            ch_id = t.messages.get(f"dmch:{seat}")
+            unping = Unping(owed_key(t.id, "unping", mid), seat, ch_id, mid)
+            await self.outbox.add(
+                conn, unping.key, "unping", guild_id=t.guild_id, table_id=t.id, channel_id=ch_id, user_id=None,
+                payload={"seat": seat, "message": mid},
+            )  # fmt: skip
+            del t.messages[f"ping:{seat}"]
+            passed.append(unping)
+        if passed:
+            self._unpings.setdefault(t.id, []).extend(passed)
+            await self.store.set_messages(t.id, t.messages, conn)
+
+    async def reminder_sent(self, t: Table, seat: int, message_id: int, version: int) -> list[Unping]:
+        """A reminder of the seat's turn at ``version`` reached its DM: saved with the table, so it is deleted once the
+        turn passes, also after a restart. Should the turn have passed while it was being sent (the seat is no longer
+        to move, or has acted since, even if it is its turn again), its deletion is owed at once (returned)."""
+        # (a table closed meanwhile has left memory, and its lock with it)
+        async with self.lock(t.id) if t.id in self.tables else asyncio.Lock():
+            t.messages[f"ping:{seat}"] = message_id
+            acted = frozenset({seat}) if any(s == seat for s, _a in t.log[version:]) else frozenset()
+            async with self.db.transaction() as conn:
+                await self._owe_unpings(conn, t, acted)
+                if f"ping:{seat}" in t.messages:
+                    await self.store.set_messages(t.id, t.messages, conn)
+        return self._unpings.pop(t.id, [])
+
+    async def tidy_reminders(self, table_id: int) -> list[Unping]:
+        """Owe the deletion of reminders whose turn passed (at a start: reminders saved by an older version)."""
+        t = self.tables.get(table_id)
+        if t is None:
+            return []
+        async with self.lock(table_id), self.db.transaction() as conn:
+            await self._owe_unpings(conn, t)
+        return self._unpings.pop(t.id, [])
 
     async def table_at(self, table_id: int, version: int | None = None) -> Table | None:
         """A table with its game replayed to ``version`` actions (all when None): what an owed message shows when
@@ -961,6 +1041,7 @@ __all__ = [
     "TableError",
     "TableService",
     "TableUpdate",
+    "Unping",
     "game_title",
     "owed_key",
 ]

@@ -103,8 +103,10 @@ class TableStore:
             (table_id, seq, seat, _action_text(action), actor),
         )
 
-    async def set_messages(self, table_id: int, messages: dict[str, int]) -> None:
-        await self._write("UPDATE game_tables SET messages_json = ? WHERE id = ?", (json.dumps(messages), table_id))
+    async def set_messages(self, table_id: int, messages: dict[str, int], conn: Connection | None = None) -> None:
+        await self._write(
+            "UPDATE game_tables SET messages_json = ? WHERE id = ?", (json.dumps(messages), table_id), conn
+        )
 
     async def set_timeout(self, table_id: int, seconds: int, deadline: float | None) -> None:
         """A new turn timer length, and the running turn's deadline moved with it."""

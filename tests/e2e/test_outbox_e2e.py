@@ -1,16 +1,19 @@
 """What players are owed survives crashes and Discord's 503s (issue #23): the real bot process (``python -m bot``)
 against the fake Discord, SIGKILLed at chosen moments — a click in the middle of a hand, right after the last action
 of a hand (before and after its summary reached Discord), right after the last action of the game, after the final
-table render — and, separately, with Discord answering 503 to a share of requests.
+table render — and, separately, with Discord answering 503 to a share of requests. Turn reminders and table notices
+too: killed while a passed turn's reminder is deleted, or before the host's ending of the table is told; a reminder
+delete or create whose answer was lost.
 
-Whatever happens, once the game is over: the channel holds exactly the posts an uninterrupted run makes (each hand's
-summary and the game-over post, once each, in order — computed here from the table's stored log with the bot's own
-texts), the table message and every DM show the end without live game controls.
+Whatever happens, once the game is over, the players see exactly what a second, real and uninterrupted run of the
+same game shows (the same seed, the same clicks: each player's choice depends only on what their hand message
+offers): the same final table message, the same final DMs, the same channel posts, each once, in order.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import random
 import signal
@@ -24,22 +27,38 @@ from fakediscord import state as st
 from fakediscord.process import BotProcess
 from fakediscord.rest import ApiRequest
 
-from bot.db import Database
-from bot.engine.protocol import replay
-from bot.games import registry
-from bot.tables import screens
-from bot.tables.store import TableStore
+from .driver import Player, action_components, game_over, play_until, start_bot, stop_bot, table_message
+from .seeded import Shown, StatePlayer, all_sent, finished, posts, seeded_bot, seeded_env, shown
 
-from .driver import Player, action_components, game_over, play_until
+_REFERENCE: list[Shown] = []
 
 
-def _env(db: Path, guild_id: int) -> dict[str, str]:
-    return {
-        "TAVOLO_DATABASE": str(db),
-        "TAVOLO_DEV_GUILD": str(guild_id),
-        "TAVOLO_LOG_LEVEL": "INFO",
-        "TAVOLO_IMAGES": "off",
-    }
+async def _uninterrupted(tmp_path: Path) -> Shown:
+    """What a real run of the same game shows when nothing goes wrong: its own fake Discord, bot process, database
+    and players (same names, same seed, same policy); once per test session."""
+    if _REFERENCE:
+        return _REFERENCE[0]
+    fake = await FakeDiscord().start()
+    try:
+        guild = fake.add_guild("Friends")
+        channel = fake.add_channel(guild, "cards")
+        alice, bob = fake.add_user("alice"), fake.add_user("bob")
+        db = tmp_path / "uninterrupted.db"
+        players = [StatePlayer(fake, u, random.Random(0)) for u in (alice, bob)]
+        async with seeded_bot(fake, db, guild.id):
+            await _open_wizard(fake, channel, alice, bob)
+            await play_until(fake, players, lambda: game_over(fake, channel), timeout=30)
+            await all_sent(db)
+            await fake.wait_for(lambda: finished(fake, channel, [alice, bob]), timeout=30)
+            seen = shown(fake, channel, [alice, bob])
+        assert not fake.unhandled and not fake.errors
+    finally:
+        await fake.stop()
+    # (what is compared: the finished table, one hand message per player, the results and the game-over post)
+    assert len(seen.table) == 1 and all(len(texts) == 1 for texts in seen.dms.values())
+    assert len(seen.posts) == 2 and "game over" in seen.posts[-1]
+    _REFERENCE.append(seen)
+    return seen
 
 
 async def _open_wizard(fake: FakeDiscord, channel: st.Channel, alice: Any, bob: Any) -> None:
@@ -53,72 +72,20 @@ async def _open_wizard(fake: FakeDiscord, channel: st.Channel, alice: Any, bob: 
     await (await alice.click(lobby, label="Start")).ack()
 
 
-def _posts(fake: FakeDiscord, channel: st.Channel) -> list[str]:
-    """The channel's plain posts (results, notices), oldest first: not the table message."""
-    return [m.content for m in fake.channel_messages(channel) if m.content and not m.embeds and not m.is_v2]
-
-
-async def _uninterrupted(db_path: Path) -> tuple[list[str], str, dict[int, str]]:
-    """What an uninterrupted run shows for the stored table: its posts (each hand's summary, then the game-over
-    post), the title of its final table message, and the final private panel's description of each human seat."""
-    db = await Database.open(db_path)
-    try:
-        store = TableStore(db)
-        (row,) = await db.fetchall("SELECT id FROM game_tables")
-        t = await store.finished_table(int(row[0]))
-        assert t is not None and t.status == "finished"
-        log = await store.load_log(t.id)
-        t.game = replay(registry.game_class(t.game_id), len(t.seats), t.options, t.seed, log)
-        assert t.game.is_over
-        posts = [screens.settlement_text(t, s) for s in t.game.settlements()] + [screens.final_text(t)]
-        title = screens.table_screen(t).panel.title
-        renderer = registry.renderer(t.game_id)
-        dms = {
-            int(s.user_id): renderer.private_panel(t.game.view(i), t.names).description
-            for i, s in enumerate(t.seats)
-            if s.user_id is not None
-        }
-        return posts, title, dms
-    finally:
-        await db.close()
-
-
 async def _assert_final(fake: FakeDiscord, channel: st.Channel, users: list[Any], db: Path) -> None:
-    posts, title, dms = await _uninterrupted(db)
-
-    def final() -> bool:
-        table = [m for m in fake.channel_messages(channel) if m.embeds or m.is_v2]
-        return (
-            _posts(fake, channel) == posts
-            and len(table) == 1
-            and title in table[0].text()
-            and all(not m.buttons() or m.buttons()[0]["label"] == "Play again" for m in table)
-            and all(
-                [m for m in u.dm_messages() if m.embeds or m.is_v2]
-                and all(not action_components(m) and dms[u.id] in m.text() for m in u.dm_messages() if m.embeds)
-                for u in users
-            )
-        )
-
+    """Everything the players see equals what the uninterrupted run showed (each post once), and every owed row is
+    confirmed."""
+    expected = await _uninterrupted(db.parent)
     try:
-        await fake.wait_for(final, timeout=30, description="every message in its final state, every post once")
-    except Exception:
-        table = [m.text()[:300] for m in fake.channel_messages(channel) if m.embeds or m.is_v2]
-        got = _posts(fake, channel)
-        raise AssertionError(f"posts {got!r}\nexpected {posts!r}\ntable {table!r}\ntitle {title!r}") from None
-    # the owed rows are all confirmed (nothing left for a later start to send again); the last confirmation is
-    # written just after the last message landed, so it is polled for (the database is no fake Discord event)
-    left: list[Any] = []
-    for _ in range(200):
-        con = sqlite3.connect(db)
-        try:
-            left = con.execute("SELECT key, state, last_error FROM outbox WHERE state <> 'sent'").fetchall()
-        finally:
-            con.close()
-        if not left:
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"owed messages not confirmed: {left}")
+        await fake.wait_for(
+            lambda: shown(fake, channel, users) == expected,
+            timeout=30,
+            description="every message as the uninterrupted run shows it, every post once",
+        )
+    except TimeoutError:
+        assert shown(fake, channel, users) == expected  # (pytest shows the difference)
+        raise
+    await all_sent(db)
 
 
 def _is_callback(r: ApiRequest) -> bool:
@@ -174,9 +141,9 @@ async def test_killed_at_a_moment_then_restarted(fake_discord: FakeDiscord, tmp_
     channel = fake.add_channel(guild, "cards")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     db = tmp_path / "tavolo.db"
-    players = [Player(fake, u, random.Random(i)) for i, u in enumerate((alice, bob))]
+    players = [StatePlayer(fake, u, random.Random(0)) for u in (alice, bob)]
 
-    first = await BotProcess(fake, env=_env(db, guild.id)).start()
+    first = await seeded_bot(fake, db, guild.id).start()
     try:
         await _open_wizard(fake, channel, alice, bob)
         predicate, after = KILLS[moment]
@@ -191,7 +158,7 @@ async def test_killed_at_a_moment_then_restarted(fake_discord: FakeDiscord, tmp_
     finally:
         assert await first.kill() != 0
 
-    second = await BotProcess(fake, env=_env(db, guild.id)).start()
+    second = await seeded_bot(fake, db, guild.id).start()
     try:
         for p in players:
             p._clicked = None  # a click the dead process never answered may be made again
@@ -213,10 +180,10 @@ async def test_every_message_lands_despite_503s(fake_discord: FakeDiscord, tmp_p
     channel = fake.add_channel(guild, "cards")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     db = tmp_path / "tavolo.db"
-    players = [Player(fake, u, random.Random(10 + i)) for i, u in enumerate((alice, bob))]
-    async with BotProcess(fake, env=_env(db, guild.id)) as bot:
+    players = [StatePlayer(fake, u, random.Random(0)) for u in (alice, bob)]
+    async with seeded_bot(fake, db, guild.id) as bot:
         await _open_wizard(fake, channel, alice, bob)
-        faults = fake.inject_faults(0.15, after=0.05, seed=23)
+        faults = fake.inject_faults(0.15, after=0.05, seed=23, interactions=False)
         await play_until(fake, players, lambda: game_over(fake, channel), timeout=30)
         await _assert_final(fake, channel, [alice, bob], db)
         assert faults.injected >= 3  # the faults did happen
@@ -243,7 +210,7 @@ async def test_tournament_killed_between_the_draw_and_its_announcement(
     def round_two_thread(r: ApiRequest) -> bool:
         return r.method == "POST" and r.path.endswith("/threads") and "round 2" in str(r.json().get("name", ""))
 
-    first = await BotProcess(fake, env=_env(db, guild.id)).start()
+    first = await BotProcess(fake, env=seeded_env(db, guild.id)).start()
     try:
         await fake.wait_for_commands("tournament")
         create = await users[0].slash(channel, "tournament create", game="mediatore", rounds=2, hands_per_round=1)
@@ -262,7 +229,7 @@ async def test_tournament_killed_between_the_draw_and_its_announcement(
                 raise
     finally:
         assert await first.kill() != 0
-    assert not any("round 2 of 2" in text for text in _posts(fake, channel))
+    assert not any("round 2 of 2" in text for text in posts(fake, channel))
 
     def threads() -> list[st.Channel]:
         return [c for c in fake.world.channels.values() if c.is_thread and c.parent_id == channel.id]
@@ -270,7 +237,7 @@ async def test_tournament_killed_between_the_draw_and_its_announcement(
     def podium() -> bool:
         return any("final podium" in m.text() for m in fake.channel_messages(channel))
 
-    second = await BotProcess(fake, env=_env(db, guild.id)).start()
+    second = await BotProcess(fake, env=seeded_env(db, guild.id)).start()
     try:
         for p in players:
             p._clicked = None
@@ -284,19 +251,192 @@ async def test_tournament_killed_between_the_draw_and_its_announcement(
             if second.returncode is None:
                 raise
         # (the standings message says "round 2 of 2" too, in its embed: only the plain posts are notices)
-        notices = [text for text in _posts(fake, channel) if "round 2 of 2" in text]
+        notices = [text for text in posts(fake, channel) if "round 2 of 2" in text]
         assert len(notices) == 1
         (thread,) = [th for th in threads() if "round 2" in th.name]
         mentions = [m for m in fake.channel_messages(thread) if "round 2, table 1" in m.text()]
         assert len(mentions) == 1 and all(f"<@{u.id}>" in mentions[0].text() for u in users)
-        assert len([text for text in _posts(fake, channel) if "round 1 of 2" in text]) == 1
+        assert len([text for text in posts(fake, channel) if "round 1 of 2" in text]) == 1
         assert not podium()
     finally:
         assert await second.kill() != 0
 
-    third = await BotProcess(fake, env=_env(db, guild.id)).start()
+    third = await BotProcess(fake, env=seeded_env(db, guild.id)).start()
     try:
         await fake.wait_for(podium, timeout=20, description="the podium, after the restart")
-        assert len([text for text in _posts(fake, channel) if "final podium" in text]) == 1
+        assert len([text for text in posts(fake, channel) if "final podium" in text]) == 1
     finally:
         assert await third.stop() == 0
+
+
+async def test_a_notice_and_a_reminders_removal_survive_a_kill(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """A turn reminder whose turn has passed is deleted, and the host's ending of the table is told, even when the bot
+    dies right after the action that owes them: the restarted bot deletes the reminder and posts the notice (and the
+    game-over post the end owes), once each; the table message keeps no game controls."""
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    db = tmp_path / "tavolo.db"
+    players = [Player(fake, u, random.Random(30 + i)) for i, u in enumerate((alice, bob))]
+
+    def reminders(u: Any) -> list[st.Message]:
+        return [m for m in u.dm_messages() if "Your turn at table" in m.text()]
+
+    first = await BotProcess(fake, env=seeded_env(db, guild.id)).start()
+    try:
+        await fake.wait_for_commands("wizard", "table")
+        await (await alice.slash(channel, "wizard new", rounds="3-4", turn_timer=16)).reply()
+        lobby = await fake.wait_for_message(channel, lambda m: any(b["label"] == "Join" for b in m.buttons()))
+        await (await bob.click(lobby, label="Join")).ack()
+        await (await alice.click(lobby, label="Add computer")).ack()
+        await fake.wait_for(lambda: "Computer 1" in fake.message(lobby.id).text())
+        await (await alice.click(lobby, label="Start")).ack()
+        # halfway through the 16 s turn the player to move gets a reminder
+        reminded = await fake.wait_for(
+            lambda: next((p for p in players if reminders(p.user)), None), timeout=20, description="a reminder"
+        )
+        (ping,) = reminders(reminded.user)
+        pid = first.pid
+        assert pid is not None
+        fake.kill_on(
+            lambda r: r.method == "DELETE" and r.path.endswith(f"/messages/{ping.id}"),
+            lambda: os.kill(pid, signal.SIGKILL),
+        )
+        await fake.wait_for(reminded.can_act, timeout=10)
+        await reminded.act()  # the turn passes: the reminder's removal is owed, and the bot dies sending it
+        await fake.wait_for(lambda: first.returncode is not None, timeout=20, description="the bot to die")
+    finally:
+        await first.kill()
+    assert reminders(reminded.user) == [ping]
+
+    second = await BotProcess(fake, env=seeded_env(db, guild.id)).start()
+    try:
+        await fake.wait_for(lambda: not reminders(reminded.user), timeout=20, description="the reminder deleted")
+        # now the host ends the table, and the bot dies before it told the channel
+        pid = second.pid
+        assert pid is not None
+        fake.kill_on(lambda r: _owed_post(r, "ended the session"), lambda: os.kill(pid, signal.SIGKILL))
+        table = await fake.wait_for(lambda: table_message(fake, channel), timeout=10)
+        ask = await (await alice.click(table, label="End Wizard table")).reply()
+        await (await alice.click(ask, label="Yes")).ack(timeout=10)
+        await fake.wait_for(lambda: second.returncode is not None, timeout=20, description="the bot to die")
+    finally:
+        await second.kill()
+    assert not [text for text in posts(fake, channel) if "ended the session" in text]
+
+    third = await BotProcess(fake, env=seeded_env(db, guild.id)).start()
+    try:
+
+        def closing() -> list[str]:  # the game-over post ("no hand was completed" here)
+            return [text for text in posts(fake, channel) if text.startswith("🏁")]
+
+        await fake.wait_for(closing, timeout=20, description="the game-over post")
+        assert len([text for text in posts(fake, channel) if "ended the session" in text]) == 1
+        assert len(closing()) == 1
+        await fake.wait_for(
+            lambda: (
+                all(not action_components(m) for u in (alice, bob) for m in u.dm_messages())
+                and not any(b["label"] == "My hand" for b in fake.message(table.id).buttons())
+            ),
+            timeout=20,
+            description="no game controls left",
+        )
+        assert not reminders(alice) and not reminders(bob)
+    finally:
+        assert await third.stop() == 0
+    con = sqlite3.connect(db)
+    try:
+        owed = con.execute("SELECT kind, state FROM outbox WHERE kind IN ('note', 'unping')").fetchall()
+    finally:
+        con.close()
+    assert ("note", "sent") in owed and ("unping", "sent") in owed and all(s == "sent" for _k, s in owed)
+    assert not fake.unhandled and not fake.errors
+
+
+async def test_a_reminder_found_gone_is_deleted_not_failed(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The reminder's delete is carried out but its answer lost (503): the Outbox sends it again, Discord answers
+    404 Unknown Message, and that is the delete done — its row is marked sent, nothing is logged as an error."""
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    alice = fake.add_user("alice")
+    bot, task = await start_bot(fake, tmp_path / "t.db", dev_guild=guild.id)
+    try:
+        await (await alice.slash(channel, "wizard new", rounds="3-5", turn_timer=60)).reply()
+        lobby = await fake.wait_for_message(channel, lambda m: m.buttons())
+        for _ in range(2):
+            await (await alice.click(lobby, label="Add computer")).ack()
+        await (await alice.click(lobby, label="Start")).ack()
+        assert bot.tables is not None and bot.db is not None
+        (table,) = bot.tables.tables.values()
+        player = Player(fake, alice, random.Random(1))
+        await fake.wait_for(lambda: player.can_act() and table.deadline is not None)
+        assert table.deadline is not None
+        await bot.tables.tick(table.deadline - 20)  # halfway through the turn: the reminder
+        ping = await alice.wait_for_dm(lambda m: "Your turn at table" in m.text())
+
+        def delete(r: ApiRequest) -> bool:
+            return r.method == "DELETE" and r.path.endswith(f"/messages/{ping.id}")
+
+        fake.kill_on(delete, lambda: None, after=True)  # (kills nothing: the delete is answered 503 once done)
+        caplog.set_level(logging.INFO)
+        await (await player.act()).ack()
+        await fake.wait_for(
+            lambda: any(
+                m == "DELETE" and p.endswith(f"/messages/{ping.id}") and status == 404
+                for m, p, status, _b in fake.rejected
+            ),
+            timeout=15,
+            description="the delete sent again and answered 404",
+        )
+        assert ping.deleted
+        for _ in range(200):
+            rows = await bot.db.fetchall("SELECT state, last_error FROM outbox WHERE kind = 'unping'")
+            if [tuple(r) for r in rows] == [("sent", None)]:
+                break
+            await asyncio.sleep(0.05)
+        assert [tuple(r) for r in rows] == [("sent", None)]
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    finally:
+        await stop_bot(bot, task)
+
+
+async def test_a_reminder_created_unanswered_is_not_left_behind(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """Discord creates the reminder but its answer is lost (503); the player moves before the retry. The retry still
+    goes (with the same nonce, so Discord returns the reminder it made) and the reminder is deleted at once: no
+    "your turn" DM is left for a turn that is over."""
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    alice = fake.add_user("alice")
+    bot, task = await start_bot(fake, tmp_path / "t.db", dev_guild=guild.id)
+    try:
+        await (await alice.slash(channel, "wizard new", rounds="3-5", turn_timer=60)).reply()
+        lobby = await fake.wait_for_message(channel, lambda m: m.buttons())
+        for _ in range(2):
+            await (await alice.click(lobby, label="Add computer")).ack()
+        await (await alice.click(lobby, label="Start")).ack()
+        assert bot.tables is not None
+        (table,) = bot.tables.tables.values()
+        player = Player(fake, alice, random.Random(1))
+        await fake.wait_for(lambda: player.can_act() and table.deadline is not None)
+        assert table.deadline is not None
+
+        def reminders() -> list[st.Message]:
+            return [m for m in alice.dm_messages() if "Your turn at table" in m.text()]
+
+        def create(r: ApiRequest) -> bool:
+            return r.method == "POST" and "Your turn at table" in str(r.json().get("content", ""))
+
+        fake.kill_on(create, lambda: None, after=True)  # created, answered 503
+        await bot.tables.tick(table.deadline - 20)
+        await fake.wait_for(reminders)
+        await (await player.act()).ack()  # before the reminder's retry (a second later)
+        await fake.wait_for(lambda: fake.nonce_hits == 1, timeout=10, description="the retry, answered by its nonce")
+        await fake.wait_for(lambda: not reminders(), timeout=10, description="the reminder deleted")
+        assert len([m for m in fake.world.messages.values() if "Your turn at table" in m.text()]) == 1
+    finally:
+        await stop_bot(bot, task)

@@ -34,10 +34,17 @@ JSON = dict[str, Any]
 SERVICE_UNAVAILABLE: JSON = {"message": "503: Service Unavailable", "code": 0}
 
 
+#: the bot's requests :meth:`FakeDiscord.inject_faults` may fail: channel writes (messages, threads), and the
+#: interactions' callbacks and webhooks (follow-ups, edits and deletes of a response)
+FAULT_PATHS = re.compile(r"^/(channels/|interactions/\d+/[^/]+/callback$|webhooks/)")
+CHANNEL_PATHS = re.compile(r"^/channels/")
+
+
 @dataclass
 class Faults:
-    """Seeded faults (:meth:`FakeDiscord.inject_faults`): a share of the bot's requests to ``/channels/…`` answered
-    503 before anything happens, and (``after``) a share answered 503 although the request was carried out.
+    """Seeded faults (:meth:`FakeDiscord.inject_faults`): a share of the bot's writes (``path``: channel writes, and
+    interaction callbacks and webhooks unless told otherwise) answered 503 before anything happens, and
+    (``after``) a share answered 503 although the request was carried out.
     ``kill``: callbacks run on a matching request, before (``"before"``) or after (``"after"``) it is handled —
     tests use them to SIGKILL the bot process at an exact moment."""
 
@@ -45,8 +52,10 @@ class Faults:
     after: float = 0.0
     seed: int = 0
     methods: tuple[str, ...] = ("POST", "PATCH", "DELETE")
-    path: re.Pattern[str] = field(default_factory=lambda: re.compile(r"^/channels/"))
+    path: re.Pattern[str] = FAULT_PATHS
     injected: int = 0
+    #: every injected fault: (method, path, "before" | "after")
+    hits: list[tuple[str, str, str]] = field(default_factory=list)
     rng: Any = None
     kills: list[tuple[Callable[[ApiRequest], bool], Callable[[], None], str]] = field(default_factory=list)
 
@@ -66,13 +75,15 @@ class Faults:
         if self.rng is None:
             self.rng = random.Random(self.seed)
         roll = self.rng.random()
-        if roll < self.share:
+        when = "before" if roll < self.share else "after" if roll < self.share + self.after else None
+        if when is not None:
             self.injected += 1
-            return "before"
-        if roll < self.share + self.after:
-            self.injected += 1
-            return "after"
-        return None
+            self.hits.append((request.method, request.path, when))
+        return when
+
+    def hit(self, path_part: str) -> bool:
+        """Whether a fault was injected on a request whose path contains ``path_part`` (e.g. an interaction id)."""
+        return any(path_part in path for _m, path, _w in self.hits)
 
 
 class ApiError(Exception):

@@ -24,7 +24,17 @@ from aiohttp import web
 
 from . import state as st
 from .gateway import Gateway
-from .rest import ApiError, ApiRequest, DiscordLimits, Faults, RateLimitState, RestApi, _check_message_body
+from .rest import (
+    CHANNEL_PATHS,
+    FAULT_PATHS,
+    ApiError,
+    ApiRequest,
+    DiscordLimits,
+    Faults,
+    RateLimitState,
+    RestApi,
+    _check_message_body,
+)
 from .users import FakeUser
 
 JSON = dict[str, Any]
@@ -372,12 +382,15 @@ class FakeDiscord:
         """
         self._rate_limit = None if limit is None else RateLimitState(limit, per_seconds, advertise)
 
-    def inject_faults(self, share: float, *, after: float = 0.0, seed: int = 0) -> Faults:
-        """Answer 503 to ``share`` of the bot's message requests (create, edit, delete under ``/channels/``) before
-        carrying them out, and to ``after`` of them once carried out (the answer lost): like Discord in an incident.
-        Seeded: the same test sees the same faults. ``inject_faults(0)`` turns it off."""
+    def inject_faults(self, share: float, *, after: float = 0.0, seed: int = 0, interactions: bool = True) -> Faults:
+        """Answer 503 to ``share`` of the bot's writes before carrying them out, and to ``after`` of them once carried
+        out (the answer lost): like Discord in an incident. The writes: messages and threads under ``/channels/``
+        and, with ``interactions``, the interaction callbacks (``/interactions/{id}/{token}/callback``) and their
+        webhooks (follow-ups, edits and deletes under ``/webhooks/{app}/{token}``). Seeded: the same test sees the
+        same faults. ``inject_faults(0)`` turns it off."""
         kills = self.faults.kills
-        self.faults = Faults(share=share, after=after, seed=seed, kills=kills)
+        path = FAULT_PATHS if interactions else CHANNEL_PATHS
+        self.faults = Faults(share=share, after=after, seed=seed, kills=kills, path=path)
         return self.faults
 
     def kill_on(
