@@ -27,7 +27,7 @@ from bot.forwarding import InteractionForwarder
 from bot.games import registry
 from bot.gateway import IdentifyPacer, ResumingShard
 from bot.i18n import _, using
-from bot.images import ImageCache, sprites
+from bot.images import ImageCache, sprites, warmup
 from bot.images import prepare as prepare_images
 from bot.ledger import Ledger
 from bot.preferences import Preferences
@@ -204,7 +204,7 @@ class TavoloBot(commands.AutoShardedBot):
         assert store is not None
         store.prune()  # sprites of art code that no longer runs
         decks = [d for d in (_deck_of(g) for g in first) if d is not None]
-        todo = sprites.missing(dict.fromkeys([*decks, *sprites.DECKS]))
+        todo = warmup.missing(dict.fromkeys([*decks, *sprites.DECKS]))
         if not todo:
             log.info("card sprites: every deck loads from %s", store.dir)
             return
@@ -212,7 +212,7 @@ class TavoloBot(commands.AutoShardedBot):
         pool = self._sprite_pool = ProcessPoolExecutor(
             1, mp_context=ctx, initializer=_sprite_worker, initargs=(os.getpid(),)
         )
-        jobs = sprites.prepare_in(pool, todo)
+        jobs = warmup.prepare_in(pool, todo)
         started = time.monotonic()
 
         async def report() -> None:
