@@ -8,10 +8,13 @@ import json
 import logging
 import multiprocessing
 import os
+import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -311,3 +314,35 @@ def _deck_of(game_id: str) -> str | None:
         return registry.get(game_id).deck
     except KeyError:
         return None
+
+
+@asynccontextmanager
+async def offline_bot() -> AsyncIterator[TavoloBot]:
+    """Tavolo's bot with every cog loaded and its command tree built, never connected (a throwaway database)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(
+            token="offline",
+            database=Path(tmp) / "tavolo.db",
+            dev_guild=None,
+            api_base=None,
+            gateway_url=None,
+            log_level="WARNING",
+            turn_timeout=90,
+            ai_workers=1,
+            images=False,
+        )
+        bot = TavoloBot(settings)
+
+        async def no_sync() -> None:  # offline: nothing to sync with
+            return None
+
+        bot._sync_commands = no_sync  # type: ignore[method-assign]
+        # cogs that wait for the gateway's READY (tournaments resume then) wait on this, not fail: never logged in
+        bot._ready = asyncio.Event()
+        await bot.setup_hook()
+        try:
+            yield bot
+        finally:
+            for name in list(bot.cogs):  # their unload stops what they started
+                await bot.remove_cog(name)
+            await bot.close_services()  # never connected: no gateway to close

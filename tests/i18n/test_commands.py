@@ -12,8 +12,9 @@ import discord
 import pytest
 from fakediscord import FakeDiscord
 
+from bot.client import offline_bot
 from bot.i18n import _p, using
-from cogs._translator import CONTEXTS, TavoloTranslator, offline_bot, payloads, translate, valid
+from cogs._translator import CONTEXTS, TavoloTranslator, payloads, translate, valid
 
 LOCALES = ("it", "ko", "pl", "ru")
 
