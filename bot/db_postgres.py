@@ -33,7 +33,7 @@ from typing import Any, Self
 
 import asyncpg
 
-from bot.db import _ACTIVE_TX, MIGRATIONS_DIR, Database, Migration, MigrationError, load_migrations
+from bot.db_base import _ACTIVE_TX, MIGRATIONS_DIR, DatabaseBase, Migration, MigrationError, load_migrations
 from bot.db_dialect import translate, translate_ddl
 
 __all__ = ["PgConnection", "PgDatabaseError", "PgIntegrityError", "PostgresDatabase"]
@@ -196,7 +196,7 @@ class _Listener:
             await self._raw.close()
 
 
-class PostgresDatabase(Database):
+class PostgresDatabase(DatabaseBase):
     """A PostgreSQL database behind :class:`~bot.db.Database`'s interface (see the module docstring)."""
 
     dialect = "postgres"
