@@ -207,8 +207,8 @@ async def quiesce(bot: TavoloBot) -> None:
     assert bot.tables is not None
     for _ in range(3):  # a computer move schedules renders; a render never schedules moves
         await bot.tables.idle()
-        await cog.outbox.drain()
-        await cog.drain_posts()
+        await cog.frontend.outbox.drain()
+        await cog.frontend.drain_posts()
 
 
 def table_message(fake: FakeDiscord, channel: st.Channel) -> st.Message | None:
