@@ -20,8 +20,8 @@ from . import catalog as cat
 
 
 async def _extras() -> list[cat.Extra]:
-    from bot.client import offline_bot
     from bot.games import registry
+    from bot.transport.client import offline_bot
     from cogs._translator import command_strings
 
     async with offline_bot() as bot:

@@ -22,7 +22,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.ai.hints import Hint, hint
-from bot.db import Database
 from bot.engine.errors import EngineError, IllegalAction, InvalidOptions
 from bot.engine.protocol import Action, Game, Settlement, replay
 from bot.engine.rng import make_rng
@@ -32,6 +31,7 @@ from bot.i18n import N_, N_n, _n, _p
 from bot.ledger import Ledger, SeatRef, settlement_key
 from bot.outbox import OutboxStore
 from bot.render.errors import error_text
+from bot.storage.db import Database
 
 from .frontends import Frontend, Listener, Notice, TableUpdate
 from .model import COMPUTER_NAME, MAX_TIMEOUT, MIN_TIMEOUT, Seat, Status, Table

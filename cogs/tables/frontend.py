@@ -25,7 +25,6 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import requests
 from bot.games import registry
 from bot.i18n import N_, _, using
 from bot.i18n import names as ui
@@ -36,6 +35,7 @@ from bot.tables import screens
 from bot.tables.frontends import TableUpdate, audience
 from bot.tables.model import Table
 from bot.tables.service import TableService, owed_key
+from bot.transport import requests
 
 from .. import _components as comp
 from .._components import TableButton, TableSelect, embed_of, view_of
@@ -113,7 +113,7 @@ class DiscordFrontend:
         self.service.add_frontend(self)
 
     async def close(self) -> None:
-        """Stop: nothing may reach Discord or the database once the bot is closing (bot/client.py closes both
+        """Stop: nothing may reach Discord or the database once the bot is closing (bot/transport/client.py closes both
         after this)."""
         self.service.remove_frontend(self)
         for task in self._confirming.values():

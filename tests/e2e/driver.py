@@ -18,9 +18,9 @@ from fakediscord import FakeDiscord
 from fakediscord import state as st
 from fakediscord.users import FakeUser
 
-from bot.client import TavoloBot
 from bot.config import Settings
-from bot.endpoints import apply_endpoints
+from bot.transport.client import TavoloBot
+from bot.transport.endpoints import apply_endpoints
 
 ACTION_ID = re.compile(r"^t[bs]:(?P<tid>\d+):(?P<op>act|pick|field|ok):(?P<ver>\d+):")
 

@@ -24,9 +24,9 @@ from fakediscord import state as st
 from fakediscord.process import BotProcess
 from fakediscord.rest import ApiRequest
 
-from bot.db import Database
 from bot.engine.protocol import replay
 from bot.games import registry
+from bot.storage.db import Database
 from bot.tables import screens
 from bot.tables.store import TableStore
 

@@ -12,8 +12,8 @@ import discord
 import pytest
 from fakediscord import FakeDiscord
 
-from bot.client import offline_bot
 from bot.i18n import _p, using
+from bot.transport.client import offline_bot
 from cogs._translator import CONTEXTS, TavoloTranslator, payloads, translate, valid
 
 LOCALES = ("it", "ko", "pl", "ru")

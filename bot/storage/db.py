@@ -1,11 +1,11 @@
 """The database: SQLite (the default) or PostgreSQL, one interface; numbered migrations, serialized writes.
 
 ``Database.open(target)`` takes a SQLite path (or ``:memory:``) or a ``postgresql://`` URL; for the latter it
-returns a :class:`bot.db_postgres.PostgresDatabase` (asyncpg), which offers the same methods and connection
+returns a :class:`bot.storage.postgres.PostgresDatabase` (asyncpg), which offers the same methods and connection
 interface (:class:`Connection`) and translates the SQLite-flavoured SQL of the services
-(:mod:`bot.db_dialect`). What both share (the interface, migrations files, :class:`DatabaseBase`) is in
-:mod:`bot.db_base` and re-exported here. What follows describes the SQLite backend; the PostgreSQL one documents its
-differences.
+(:mod:`bot.storage.dialect`). What both share (the interface, migrations files, :class:`DatabaseBase`) is
+in :mod:`bot.storage.base` and re-exported here. What follows describes the SQLite backend; the PostgreSQL one
+documents its differences.
 
 Usage::
 
@@ -50,7 +50,7 @@ from typing import Any, Self, TypeVar
 
 import aiosqlite
 
-from bot.db_base import (
+from bot.storage.base import (
     _ACTIVE_TX,
     _IS_APPLIED,
     LOCK_RATINGS,
@@ -108,7 +108,7 @@ def _is_memory(path: str) -> bool:
 
 class Database(DatabaseBase):
     """An open SQLite database (see the module docstring). Create with :meth:`open`; a ``postgresql://`` target
-    makes a :class:`~bot.db_postgres.PostgresDatabase` instead."""
+    makes a :class:`~bot.storage.postgres.PostgresDatabase` instead."""
 
     dialect = "sqlite"
 
@@ -116,7 +116,7 @@ class Database(DatabaseBase):
         if cls is Database and is_postgres_url(path):
             # asyncpg only when a server is configured. The backend is built whole here: it is not a subclass
             # (both share DatabaseBase), so Python does not call Database.__init__ on it afterwards.
-            from bot.db_postgres import PostgresDatabase
+            from bot.storage.postgres import PostgresDatabase
 
             return PostgresDatabase(path, **options)  # type: ignore[return-value]
         return super().__new__(cls)

@@ -1,5 +1,5 @@
 """What the two database backends share: the connection interface, migrations files, cross-process lock keys,
-the error type, and :class:`DatabaseBase`. Callers import all of it from :mod:`bot.db`; the PostgreSQL backend
+the error type, and :class:`DatabaseBase`. Callers import all of it from :mod:`bot.storage.db`; the PostgreSQL backend
 imports it from here, so neither backend module imports the other at import time.
 """
 
@@ -16,7 +16,7 @@ from types import TracebackType
 from typing import Any, Protocol, Self
 
 #: Where the numbered ``.sql`` migrations live (package data, no ``__init__.py``).
-MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
 _MIGRATION_FILE = re.compile(r"^(\d{3,})_([a-z0-9_]+)\.sql$")
 # Statements a migration may not issue: the runner owns the transaction.
@@ -128,8 +128,8 @@ def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
 
 class DatabaseBase:
     """What both backends share: the shard filter, ``open``, the context manager, the current task's transaction
-    and the reads built on ``fetchall``. :class:`bot.db.Database` (SQLite) and
-    :class:`bot.db_postgres.PostgresDatabase` implement the rest."""
+    and the reads built on ``fetchall``. :class:`bot.storage.db.Database` (SQLite) and
+    :class:`bot.storage.postgres.PostgresDatabase` implement the rest."""
 
     #: "sqlite" or "postgres": for the few queries that must be written per backend (JSON paths).
     dialect = ""

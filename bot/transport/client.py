@@ -21,14 +21,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import interaction_log
 from bot.ai_runner import AgentRunner
 from bot.config import Settings
-from bot.db import Database
 from bot.engine.protocol import Action
-from bot.forwarding import InteractionForwarder
 from bot.games import registry
-from bot.gateway import IdentifyPacer, ResumingShard
 from bot.i18n import _, using
 from bot.images import ImageCache, sprites, warmup
 from bot.images import prepare as prepare_images
@@ -36,10 +32,14 @@ from bot.ledger import Ledger
 from bot.preferences import Preferences
 from bot.ratings import Ratings
 from bot.render.errors import error_text
-from bot.requests import RequestScheduler
 from bot.services import Services
+from bot.storage.db import Database
 from bot.tables.service import TableError, TableService
 from bot.tournaments import GuildSettings, TournamentError, TournamentService
+from bot.transport import interaction_log
+from bot.transport.forwarding import InteractionForwarder
+from bot.transport.gateway import IdentifyPacer, ResumingShard
+from bot.transport.requests import RequestScheduler
 from cogs import _scheduling
 from cogs._locale import reader_locale
 from cogs._translator import TavoloTranslator
@@ -111,7 +111,7 @@ class TavoloBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.edit_interval = edit_interval
-        #: plans every REST request within Discord's global and per-route limits (bot/requests.py)
+        #: plans every REST request within Discord's global and per-route limits (bot/transport/requests.py)
         self.requests = RequestScheduler()
         _scheduling.install(self.http, self.requests)
         self.cog_modules = cogs
@@ -124,19 +124,19 @@ class TavoloBot(commands.AutoShardedBot):
         self.forwarder: InteractionForwarder | None = None
         self._identify_pacer = IdentifyPacer()
         self._sprite_pool: ProcessPoolExecutor | None = None
-        # an interaction that can no longer be answered is logged as one INFO line (bot/interaction_log.py)
+        # an interaction that can no longer be answered is logged as one INFO line (bot/transport/interaction_log.py)
         interaction_log.install(self._connection.parsers)
 
     async def launch_shard(self, gateway: yarl.URL, shard_id: int, *, initial: bool = False) -> None:
         await super().launch_shard(gateway, shard_id, initial=initial)
-        # A failed reconnect retries RESUME instead of starting a new session (bot/gateway.py). The library
+        # A failed reconnect retries RESUME instead of starting a new session (bot/transport/gateway.py). The library
         # builds its Shard objects itself, so the policy is given to each one as it is launched.
         shard = self._AutoShardedClient__shards.get(shard_id)  # type: ignore[attr-defined]
         if shard is not None and type(shard) is not ResumingShard:
             shard.__class__ = ResumingShard
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
-        # (not discord.py's fixed 5 s before every IDENTIFY but the first: bot/gateway.py IdentifyPacer)
+        # (not discord.py's fixed 5 s before every IDENTIFY but the first: bot/transport/gateway.py IdentifyPacer)
         await self._identify_pacer.wait()
 
     async def setup_hook(self) -> None:
