@@ -67,6 +67,7 @@ async def test_front_ends_and_listeners_hear_every_update_in_the_order_they_were
     assert [u.kind for u in first.updates] == [u.kind for u in second.updates] == [u.kind for u in failing.updates]
     svc.remove_frontend(first)
     assert svc.frontends == [failing, second] and first.update not in svc.listeners
+    await svc.db.close()
 
 
 async def test_who_sees_what_after_an_update() -> None:
@@ -84,6 +85,8 @@ async def test_who_sees_what_after_an_update() -> None:
     assert lobby.public and lobby.seats == ()  # (the game's seats are touched once it runs)
     t.game = None
     assert audience(TableUpdate(t, "finished")).posts is False  # a cancelled lobby has no game to sum up
+    await svc.idle()
+    await svc.db.close()
 
 
 def test_the_terminal_is_a_front_end_and_shows_only_its_own_seat() -> None:
