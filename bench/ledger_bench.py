@@ -29,10 +29,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from bot.db import Database
 from bot.ledger import Ledger, SeatRef
 from bot.ledger.service import _INSERT_ENTRY, prepare_booking
 from bot.ratings import Ratings
+from bot.storage.db import Database
 
 GAMES = ("mediatore", "mighty", "minchiate", "wizard")
 GUILD_WEIGHTS = {1: 0.5, 2: 0.2, 3: 0.2, 4: 0.1}

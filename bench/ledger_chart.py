@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from bot.db import Database
 from bot.ledger import Ledger, SeatRef
+from bot.storage.db import Database
 
 GUILD = 1
 PLAYERS = 12

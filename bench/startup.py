@@ -37,10 +37,10 @@ CORE = max(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else Non
 _SPRITES = """
 import sys, time
 from pathlib import Path
-from bot.images import sprites
+from bot.images import sprites, warmup
 sprites.use_disk_cache(Path(sys.argv[1]))
 t = time.perf_counter()
-sprites.prepare()
+warmup.prepare()
 print(time.perf_counter() - t)
 """
 

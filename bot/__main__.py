@@ -27,7 +27,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return records_main(args)
     if args and args[0] == "db":  # tavolo db copy --from … --to …
-        from bot.dbtool import main as db_main
+        from bot.storage.dbtool import main as db_main
 
         return db_main(args)
     return run_bot()
@@ -36,7 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run_bot() -> int:
     import discord
 
-    from bot.endpoints import apply_endpoints
+    from bot.transport.endpoints import apply_endpoints
 
     try:
         settings = Settings.from_env()
@@ -62,7 +62,7 @@ def run_bot() -> int:
 
 
 async def _run(settings: Settings) -> None:
-    from bot.client import TavoloBot
+    from bot.transport.client import TavoloBot
 
     bot = TavoloBot(settings)
     loop = asyncio.get_running_loop()

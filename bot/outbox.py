@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.db import Connection, Database
+from bot.storage.db import Connection, Database
 
 __all__ = ["OutboxStore", "Owed", "backoff", "nonce_of"]
 
@@ -91,7 +91,7 @@ def _owed(r: Any) -> Owed:
 
 
 class OutboxStore:
-    """SQL for the ``outbox`` table over one :class:`~bot.db.Database`."""
+    """SQL for the ``outbox`` table over one :class:`~bot.storage.db.Database`."""
 
     def __init__(self, db: Database, *, clock: Callable[[], float] = time.time) -> None:
         self.db = db

@@ -17,8 +17,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.db import Database
 from bot.i18n import SUPPORTED
+from bot.storage.db import Database
 
 __all__ = ["USER_TTL", "Languages", "Preferences"]
 

@@ -32,9 +32,9 @@ from typing import Any
 import aiosqlite
 from openskill.models import PlackettLuce
 
-from bot.db import LOCK_RATINGS, Database
 from bot.games import registry
 from bot.ledger import Ledger, SettlementRow
+from bot.storage.db import LOCK_RATINGS, Database
 
 __all__ = ["GameStats", "Profile", "RatingRow", "Ratings", "outcome"]
 

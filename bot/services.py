@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.db import Database
 from bot.images import ImageCache
 from bot.ledger import Ledger
 from bot.preferences import Preferences
 from bot.ratings import Ratings
+from bot.storage.db import Database
 from bot.tables.service import TableService
 from bot.tournaments import GuildSettings, TournamentService
 

@@ -17,9 +17,9 @@ import discord
 from discord.http import handle_message_parameters
 from discord.utils import _to_json
 
-from bot import requests
 from bot.i18n import SOURCE, using
 from bot.outbox import backoff
+from bot.transport import requests
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +122,7 @@ class Outbox:
     A render chooses its message's language itself (``with using(locale)`` inside the callback), so it is the
     reader's language at the time of sending; renders start from English, whatever scheduled them.
 
-    ``tolerance`` (see :mod:`bot.requests`): how long the key's requests may wait behind more urgent ones when
+    ``tolerance`` (see :mod:`bot.transport.requests`): how long the key's requests may wait behind more urgent ones when
     the bot's request budget is short; waiting only merges more changes into the next edit. ``defer``: a change
     nobody waits on waits one interval before its edit is drawn, so that a change coming meanwhile (the seat's
     turn after a new hand) goes out in the same edit; a change not deferred ends the wait at once.

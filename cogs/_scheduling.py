@@ -1,4 +1,5 @@
-"""Puts :class:`bot.requests.RequestScheduler` in front of discord.py's REST requests and feeds it the headers.
+"""Puts :class:`bot.transport.requests.RequestScheduler` in front of discord.py's REST requests and feeds it the
+headers.
 
 Every request of ``HTTPClient.request`` (messages, DMs, commands: all that Discord's global limit counts;
 interaction callbacks and their webhooks go through discord.py's webhook adapter and are not touched) first
@@ -15,7 +16,7 @@ from typing import Any
 import aiohttp
 from discord.http import HTTPClient, Route
 
-from bot.requests import RequestScheduler
+from bot.transport.requests import RequestScheduler
 
 _current: contextvars.ContextVar[tuple[str, str] | None] = contextvars.ContextVar("request_route", default=None)
 

@@ -10,12 +10,7 @@ failing. The module also lists every such string for ``python -m bot.i18n extrac
 
 from __future__ import annotations
 
-import asyncio
-import tempfile
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -24,9 +19,6 @@ from discord.app_commands import TranslationContextLocation as Where
 from bot.i18n import SOURCE, _p, normalize, using
 from bot.i18n.catalog import Extra
 from bot.i18n.names import valid_name
-
-if TYPE_CHECKING:
-    from bot.client import TavoloBot
 
 #: the catalogue's ``msgctxt`` of each place a command string appears
 CONTEXTS: dict[Where, str] = {
@@ -107,38 +99,3 @@ async def command_strings(tree: app_commands.CommandTree[Any]) -> list[Extra]:
 async def payloads(tree: app_commands.CommandTree[Any], translator: app_commands.Translator) -> list[dict[str, Any]]:
     """What ``tree.sync()`` would send with ``translator``."""
     return [await c.get_translated_payload(tree, translator) for c in tree.get_commands()]
-
-
-@asynccontextmanager
-async def offline_bot() -> AsyncIterator[TavoloBot]:
-    """Tavolo's bot with every cog loaded and its command tree built, never connected (a throwaway database)."""
-    from bot.client import TavoloBot  # the client installs this module's translator: imported late, no cycle
-    from bot.config import Settings
-
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            token="offline",
-            database=Path(tmp) / "tavolo.db",
-            dev_guild=None,
-            api_base=None,
-            gateway_url=None,
-            log_level="WARNING",
-            turn_timeout=90,
-            ai_workers=1,
-            images=False,
-        )
-        bot = TavoloBot(settings)
-
-        async def no_sync() -> None:  # offline: nothing to sync with
-            return None
-
-        bot._sync_commands = no_sync  # type: ignore[method-assign]
-        # cogs that wait for the gateway's READY (tournaments resume then) wait on this, not fail: never logged in
-        bot._ready = asyncio.Event()
-        await bot.setup_hook()
-        try:
-            yield bot
-        finally:
-            for name in list(bot.cogs):  # their unload stops what they started
-                await bot.remove_cog(name)
-            await bot.close_services()  # never connected: no gateway to close

@@ -75,7 +75,7 @@ def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
     if request.param == "sqlite":
         return "sqlite"
     server: PgServer = request.getfixturevalue("pg_server")
-    from bot.db import Database, is_postgres_url
+    from bot.storage.db import Database, is_postgres_url
 
     original = Database.open.__func__  # type: ignore[attr-defined]
     urls: dict[str, str] = {}

@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 from fakediscord import BotProcess, Channel, FakeDiscord, Message
 
-from bot.endpoints import apply_endpoints, reset_endpoints
+from bot.transport.endpoints import apply_endpoints, reset_endpoints
 
 
 class TableView(discord.ui.View):
@@ -408,7 +408,7 @@ async def test_resume_and_restart_keep_state(world: FakeDiscord) -> None:
     fake = world
     table = next(c for c in fake.world.channels.values() if c.name == "wizard")
     alice = fake.add_user("alice")
-    # READY will name an unreachable resume URL: bot.endpoints must keep the bot on the fake.
+    # READY will name an unreachable resume URL: bot.transport.endpoints must keep the bot on the fake.
     fake.advertised_gateway_url = "ws://127.0.0.1:9/elsewhere"
     async with running(fake):
         message = await (await alice.slash(table, "wizard new", rounds=2)).reply()
@@ -452,7 +452,7 @@ async def test_serves_a_bot_in_another_process(world: FakeDiscord) -> None:
     script = textwrap.dedent(
         f"""
         import os, discord
-        from bot.endpoints import apply_endpoints
+        from bot.transport.endpoints import apply_endpoints
 
         apply_endpoints(os.environ["DISCORD_API_BASE"], os.environ["DISCORD_GATEWAY_URL"])
         client = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.05)

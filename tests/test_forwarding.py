@@ -1,4 +1,4 @@
-"""bot.forwarding: which DM interactions are passed on, and who takes them over (no database, no Discord)."""
+"""bot.transport.forwarding: which DM interactions are passed on, and who takes them over (no database, no Discord)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.forwarding import CHANNEL, InteractionForwarder, decode, encode, table_of
+from bot.transport.forwarding import CHANNEL, InteractionForwarder, decode, encode, table_of
 
 
 def _click(custom_id: str, *, guild_id: str | None = None, type_: int = 3) -> dict[str, Any]:

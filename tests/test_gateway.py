@@ -1,4 +1,4 @@
-"""The reconnect policy's pieces (bot/gateway.py): IDENTIFY pacing and the RESUME backoff.
+"""The reconnect policy's pieces (bot/transport/gateway.py): IDENTIFY pacing and the RESUME backoff.
 
 The whole policy against a gateway that drops and refuses a connection: tests/e2e/test_gateway_e2e.py."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from bot.gateway import FIRST_RETRY, MAX_RETRY, IdentifyPacer, retry_delay
+from bot.transport.gateway import FIRST_RETRY, MAX_RETRY, IdentifyPacer, retry_delay
 
 
 def test_identify_waits_only_for_what_is_left_of_the_interval() -> None:

@@ -1,4 +1,4 @@
-"""bot/interaction_log.py: which errors mean "too late to answer", and how an interaction is described."""
+"""bot/transport/interaction_log.py: which errors mean "too late to answer", and how an interaction is described."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import interaction_log
+from bot.transport import interaction_log
 
 
 class _Response:

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.db import Database
 from bot.ledger import Ledger, SeatRef
 from bot.ratings import Ratings, SeatResult, outcome
+from bot.storage.db import Database
 
 G1, G2 = 71, 72
 

@@ -20,7 +20,7 @@ def test_readme_gives_the_command_ci_runs() -> None:
 
 def test_readme_documents_every_slash_command_group() -> None:
     groups: set[str] = set()
-    for path in (ROOT / "cogs").glob("*.py"):
+    for path in (ROOT / "cogs").rglob("*.py"):
         groups |= set(re.findall(r"app_commands\.Group\(\s*name=\"([a-z_]+)\"", path.read_text(encoding="utf-8")))
     assert groups, "no command groups found: the pattern is out of date"
     for name in sorted(groups):

@@ -1,4 +1,4 @@
-"""The request scheduler (bot/requests.py) and the Outbox's edit spacing, on a fake clock: no real sleeps."""
+"""The request scheduler (bot/transport/requests.py) and the Outbox's edit spacing, on a fake clock: no real sleeps."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import asyncio
 import heapq
 import itertools
 
-from bot import requests
-from bot.requests import RequestScheduler
+from bot.transport import requests
+from bot.transport.requests import RequestScheduler
 from cogs._outbox import Outbox
 
 

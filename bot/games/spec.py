@@ -17,7 +17,7 @@ from bot.ai.strong import GameSearch
 from bot.engine.notation import Notation
 from bot.engine.protocol import Action, Game, OptionSpec, Settlement, View
 from bot.render.base import Panel
-from bot.render.errors import ErrorTexts
+from bot.render.error_texts import ErrorTexts
 
 if TYPE_CHECKING:  # the scenes are plain data; importing them at run time would load Pillow with every game
     from bot.images.scene import HandScene, RevealScene, TableScene

@@ -21,7 +21,8 @@ from . import catalog as cat
 
 async def _extras() -> list[cat.Extra]:
     from bot.games import registry
-    from cogs._translator import command_strings, offline_bot
+    from bot.transport.client import offline_bot
+    from cogs._translator import command_strings
 
     async with offline_bot() as bot:
         extras = await command_strings(bot.tree)

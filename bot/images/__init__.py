@@ -11,8 +11,9 @@ from __future__ import annotations
 from bot.images.cache import DEFAULT_CACHE, ImageCache, content_key
 from bot.images.hand import group_by_suit, render_hand
 from bot.images.reveal import RevealRow, render_reveal
-from bot.images.sprites import DECKS, card_png, prepare
+from bot.images.sprites import DECKS
 from bot.images.table import SeatInfo, render_table
+from bot.images.warmup import card_png, prepare
 
 __all__ = [
     "DECKS",

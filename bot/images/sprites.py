@@ -18,8 +18,8 @@ card it is). All art is the project's own: see ``data/art/LICENSE.md``.
 
 Drawing every sheet takes seconds of CPU. With :func:`use_disk_cache` the sheets and palettes are kept on disk
 under :func:`art_key` (a hash of this package's code, the fonts and Pillow's version) and loaded lazily, per deck
-and size, when first used; :func:`prepare_in` draws the missing ones in another process (the bot's event loop
-keeps its core), and a picture wanted meanwhile waits for its own deck only.
+and size, when first used; :func:`bot.images.warmup.prepare_in` draws the missing ones in another process (the
+bot's event loop keeps its core), and a picture wanted meanwhile waits for its own deck only.
 """
 
 from __future__ import annotations
@@ -28,10 +28,11 @@ import contextlib
 import functools
 import math
 import threading
-from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, Future
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import PIL
 from PIL import Image, ImageDraw
@@ -598,25 +599,6 @@ def sheet(deck: str, height: int = BASE_HEIGHT) -> Sheet:
         return _sheet(deck, height)
 
 
-def sizes(heights: Iterable[int] = ()) -> list[int]:
-    """Every height the renderers draw cards at, largest first (the smaller ones are downscaled from it)."""
-    from bot.images import hand, reveal, table
-
-    found = {BASE_HEIGHT, hand.CARD_HEIGHT, table.SMALL_HEIGHT, table.CENTRE_HEIGHT, reveal.CARD_HEIGHT, *heights}
-    found.update(table.TRICK_HEIGHTS)
-    return sorted(found, reverse=True)
-
-
-def prepare(decks: Iterable[str] = tuple(DECKS), heights: Iterable[int] = ()) -> None:
-    """Draw (and cache) the sprites and palettes at start-up, so the first picture is as fast as the rest."""
-    from bot.images import encode
-
-    for deck in decks:
-        for h in sizes(heights):
-            sheet(deck, h)
-        encode.palette(deck)
-
-
 # ------------------------------------------------------------------------------------------------ on disk
 
 _IMAGES = Path(__file__).resolve().parent
@@ -625,7 +607,17 @@ ART_SOURCES = (_IMAGES, _IMAGES.parent / "fonts", _IMAGES.parent.parent / "data"
 
 _store: SpriteStore | None = None
 #: decks being prepared in another process (see :func:`prepare_in`)
-_pending: dict[str, tuple[_Preparation, Future[None]]] = {}
+_pending: dict[str, tuple[_Hurry, Future[None]]] = {}
+
+
+class _Hurry(Protocol):
+    def hurry(self, deck: str) -> None: ...
+
+
+def expect(deck: str, preparation: _Hurry, future: Future[None]) -> None:
+    """Note that ``deck`` is being prepared in another process (:func:`bot.images.warmup.prepare_in`): a sheet
+    of it wanted meanwhile waits for ``future``, asking ``preparation`` to take that deck first."""
+    _pending[deck] = (preparation, future)
 
 
 def art_key() -> str:
@@ -641,6 +633,11 @@ def use_disk_cache(directory: Path | None, key: str | None = None) -> SpriteStor
     return _store
 
 
+def disk_store() -> SpriteStore | None:
+    """The disk cache in use (:func:`use_disk_cache`), if any."""
+    return _store
+
+
 def stored_palette(deck: str) -> bytes | None:
     return _store.load_palette(deck) if _store is not None else None
 
@@ -648,75 +645,6 @@ def stored_palette(deck: str) -> bytes | None:
 def store_palette(deck: str, palette: bytes) -> None:
     if _store is not None:
         _store.save_palette(deck, palette)
-
-
-def missing(decks: Iterable[str] = tuple(DECKS), heights: Iterable[int] = ()) -> list[str]:
-    """The decks whose sheets or palette are not all on disk yet (all of them without a disk cache)."""
-    store = _store
-    if store is None:
-        return list(decks)
-    names = {p.name for p in store.dir.iterdir()} if store.dir.is_dir() else set()
-    want = sizes(heights)
-    return [d for d in decks if f"{d}.palette" not in names or any(f"{d}-{h}.sheet" not in names for h in want)]
-
-
-def _prepare_stored(directory: str, key: str, deck: str) -> None:
-    """(In a worker process.) Draws ``deck``'s sheets and palette into the store."""
-    use_disk_cache(Path(directory), key)
-    prepare([deck])
-
-
-class _Preparation:
-    """Hands the decks to ``executor`` one at a time, in order; a deck someone waits for jumps the queue."""
-
-    def __init__(self, executor: Executor, store: SpriteStore, decks: list[str]) -> None:
-        self.executor, self.store = executor, store
-        self.queue = list(decks)
-        self.futures: dict[str, Future[None]] = {d: Future() for d in decks}
-        self._lock = threading.Lock()
-        self._next()
-
-    def _next(self) -> None:
-        with self._lock:
-            if not self.queue:
-                return
-            deck = self.queue.pop(0)
-        try:
-            job = self.executor.submit(_prepare_stored, str(self.store.root), self.store.key, deck)
-        except RuntimeError as e:  # the pool was shut down (the bot is stopping): nobody waits for the rest
-            for d in [deck, *self.queue]:
-                if self.futures[d].set_running_or_notify_cancel():
-                    self.futures[d].set_exception(e)
-            return
-        job.add_done_callback(lambda j: self._done(deck, j))
-
-    def _done(self, deck: str, job: Future[None]) -> None:
-        out = self.futures[deck]
-        if out.set_running_or_notify_cancel():
-            error = job.exception() if not job.cancelled() else RuntimeError("cancelled")
-            if error is None:
-                out.set_result(None)
-            else:
-                out.set_exception(error)
-        self._next()
-
-    def hurry(self, deck: str) -> None:
-        with self._lock:
-            if deck in self.queue:
-                self.queue.remove(deck)
-                self.queue.insert(0, deck)
-
-
-def prepare_in(executor: Executor, decks: Iterable[str]) -> dict[str, Future[None]]:
-    """Prepares ``decks`` into the disk cache in ``executor`` (a process pool), one job per deck, in order; a
-    picture of a deck still queued moves that deck to the front. Returns each deck's future."""
-    store = _store
-    if store is None:
-        raise RuntimeError("prepare_in needs use_disk_cache() first")
-    prep = _Preparation(executor, store, list(decks))
-    for deck, future in prep.futures.items():
-        _pending[deck] = (prep, future)
-    return dict(prep.futures)
 
 
 def await_prepared(deck: str) -> None:
@@ -729,16 +657,3 @@ def await_prepared(deck: str) -> None:
     prep.hurry(deck)
     with contextlib.suppress(Exception):
         future.result()
-
-
-def card_png(deck: str, card: str, height: int = BASE_HEIGHT) -> bytes:
-    """One card as PNG bytes (for a single-card message or the docs)."""
-    from bot.images import encode
-
-    sh = sheet(deck, height)
-    if card not in sh.faces:
-        raise KeyError(f"{card!r} is not a card of the {deck} deck")
-    pad = 6
-    img = Image.new("RGB", (sh.width + 2 * pad, sh.height + 2 * pad), theme.FELT)
-    img.paste(sh.faces[card], (pad, pad), sh.faces[card])
-    return encode.to_png(img, deck)

@@ -3,7 +3,7 @@
 It owns the ``seasons``, ``settlements`` and ``entries`` tables (and, in :mod:`bot.ledger.payments` and
 :mod:`bot.ledger.money`, ``payments`` and ``guild_money``); every other module (tables, ratings,
 tournaments, cogs) books and reads through :class:`Ledger`, whose reads return the typed values of
-:mod:`bot.ledger.models`. This package may use asyncio and aiosqlite (through :mod:`bot.db`) but never
+:mod:`bot.ledger.models`. This package may use asyncio and aiosqlite (through :mod:`bot.storage.db`) but never
 imports discord.
 """
 

@@ -12,9 +12,9 @@ from decimal import Decimal, InvalidOperation
 
 from babel.numbers import format_currency, get_currency_precision, list_currencies
 
-from bot.db import Database
 from bot.engine.protocol import CURRENCIES
 from bot.i18n import N_, N_n, current
+from bot.storage.db import Database
 
 from .models import LedgerRefusal
 

@@ -44,7 +44,8 @@ __all__ = [
 MAX_AMOUNT = 1_000_000
 #: How long a proposal waits for the other side.
 TTL = timedelta(hours=24)
-#: Advisory lock (PostgreSQL) held while a payment's balances are checked and booked; distinct from bot.db's LOCK_*.
+#: Advisory lock (PostgreSQL) held while a payment's balances are checked and booked; distinct from
+#: bot.storage.db's LOCK_*.
 LOCK_PAYMENTS = 0x7A7040
 
 

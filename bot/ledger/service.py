@@ -46,9 +46,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.db import LOCK_SETTLEMENTS, Connection, Database
 from bot.engine.protocol import CURRENCIES, ZERO_SUM_CURRENCIES
 from bot.i18n import N_, N_n
+from bot.storage.db import LOCK_SETTLEMENTS, Connection, Database
 
 from .models import (
     BOOKABLE_KINDS,

@@ -21,13 +21,20 @@ from bot.games.spec import Renderer
 from bot.render import base as _render_base
 from bot.render import cards as _render_cards
 from bot.render import errors as _render_errors
+from bot.tables import frontends as _frontends
+from bot.tables import model as _table_model
+from bot.tables import screens as _screens
 
 __all__ = [
     "Agent",
     "IllegalAction",
     "InvalidOptions",
     "Panel",
+    "Seat",
+    "Table",
+    "TableUpdate",
     "agent_levels",
+    "audience",
     "card_label",
     "deck",
     "engine_class",
@@ -42,12 +49,21 @@ __all__ = [
     "renderer",
     "rng",
     "seat_range",
+    "seat_screen",
     "settlement_text",
     "suit_label",
+    "table_screen",
     "title",
 ]
 
 Panel = _render_base.Panel
+#: a game as a table, and what a table shows to whom (``tavolo play`` is a front-end of a table)
+Seat = _table_model.Seat
+Table = _table_model.Table
+TableUpdate = _frontends.TableUpdate
+audience = _frontends.audience
+table_screen = _screens.table_screen
+seat_screen = _screens.seat_screen
 
 #: the card ids of each deck (a game names its deck in its spec)
 _DECKS: dict[str, tuple[str, ...]] = {

@@ -1,11 +1,12 @@
 """``tavolo play``: one seat of a game in the terminal against computer players, saved as a hand record.
 
-The same engines, computer players and panels as the Discord bot: at each decision the public and the
-private panel are printed as text, then the seat's choices as numbered lines (``  1) Pass``) and the
-prompt ``> ``. A number or a choice's name (a card id such as ``QS``, its label ``Q♠``, ``pass``,
-``bid 2``) picks it, case-insensitively; anything else is refused with a message and asked again. Card
-combinations (discards) are picked one or more cards at a time. Computer seats draw their randomness from
-the game's seed (as the table service does), so a game with the same seed and answers replays exactly.
+The same engines, computer players and screens as the Discord bot (the terminal is a front-end of the table,
+:class:`TerminalFrontend`): at each decision the public and the seat's screen are printed as text, then the
+seat's choices as numbered lines (``  1) Pass``) and the prompt ``> ``. A number or a choice's name (a card id
+such as ``QS``, its label ``Q♠``, ``pass``, ``bid 2``) picks it, case-insensitively; anything else is refused
+with a message and asked again. Card combinations (discards) are picked one or more cards at a time. Computer
+seats draw their randomness from the game's seed (as the table service does), so a game with the same seed and
+answers replays exactly.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from typing import Any
 from bot.engine.protocol import Action, Game
 
 from . import _games
+from ._games import Seat, Table, TableUpdate, audience, seat_screen, table_screen
 from .notation import format_action
 from .show import Narrator, hint_text, panel_lines, plain, play_text
 
 PROMPT = "> "
+_PLAYER = 1  # the player's user id at the terminal's table (any id: only the seat matters)
 _SYMBOLS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c", "\ufe0f": ""}
 
 
@@ -125,8 +128,74 @@ class Quit(Exception):
     """The player closed the input (EOF) or pressed Ctrl-C."""
 
 
+def forced_card(game: Game, seat: int) -> Action | None:
+    """The card played for ``seat`` at once, as at the Discord tables: its only legal action, when that is a card."""
+    legal = game.legal_actions(seat)
+    return legal[0] if len(legal) == 1 and legal[0].get("type") == "play" else None
+
+
+def alone_to_move(game: Game, seat: int) -> bool:
+    """Whether ``seat`` is to move and nobody else is (the computers move first: the player is asked only then)."""
+    to_move = game.to_move()
+    return seat in to_move and all(s == seat for s in to_move)
+
+
+class TerminalFrontend:
+    """The terminal as a front-end of a table (:class:`bot.tables.frontends.Frontend`): one player's screen.
+
+    It narrates every change from the public views (each hand's start, every action and what it settled) and, when
+    it is its player's turn, shows the public screen and the seat's screen (:mod:`bot.tables.screens`): the seat's
+    view only. It reads nothing: the player's answers are :class:`TerminalGame`'s.
+    """
+
+    def __init__(self, game_id: str, seat: int, names: list[str], write: Callable[[str], None]) -> None:
+        self.seat = seat
+        self.write = write
+        self.narrator = Narrator(game_id, names)
+        self._public: dict[str, Any] | None = None  # the public view the last update left
+        self._hand: int | None = None
+        self._public_shown_at = -1  # the table's version when the public screen was last printed
+
+    def _out(self, lines: Sequence[str]) -> None:
+        for ln in lines:
+            self.write(ln)
+
+    def update(self, u: TableUpdate) -> None:
+        t = u.table
+        game = t.game
+        if game is None:
+            return
+        after = game.public_view()
+        if u.kind in ("action", "finished") and u.actor_seat is not None and self._public is not None:
+            seat, action = t.log[-1]
+            self._out(self.narrator.step(seat, action, self._public, after, u.settlements))
+        self._public = after
+        if game.is_over:
+            return
+        if game.hand_number != self._hand:
+            self._hand = game.hand_number
+            self._out(self.narrator.hand_start(game.hand_number, after))
+            self._public_shown_at = t.version
+        if self.seat in audience(u).seats and alone_to_move(game, self.seat):
+            self._show_turn(t)
+
+    def _show_turn(self, t: Table) -> None:
+        assert t.game is not None
+        forced = forced_card(t.game, self.seat)
+        if forced is not None:
+            # named only if the seat's view shows it (Wizard's blind round hides a player's own card from them)
+            shown = forced.get("card") in (t.game.view(self.seat).get("hand") or [])
+            self.write(f"(Your only playable card: {play_text(t.game_id, forced) if shown else 'played for you'})")
+            return
+        if self._public_shown_at != t.version:  # not twice in a row (a hand's start shows it too)
+            self._out(["", *panel_lines(table_screen(t).panel)])
+            self._public_shown_at = t.version
+        self._out(["", *panel_lines(seat_screen(t, self.seat, None).panel)])
+
+
 class TerminalGame:
-    """One game: a human at ``seat``, computers elsewhere. ``write`` and ``read`` are the terminal."""
+    """One game: a human at ``seat``, computers elsewhere. ``write`` and ``read`` are the terminal: the game shows
+    itself through a :class:`TerminalFrontend` and reads the player's answers here."""
 
     def __init__(
         self,
@@ -155,12 +224,14 @@ class TerminalGame:
         self.hints = hints
         self._adviser: _games.Agent | None = None
         self.log: list[tuple[int, Action]] = []
-        self.narrator = Narrator(game_id, names)
-        self._public_shown_at = -1  # len(log) when the public panel was last printed
+        #: the game as a table (what the screens are drawn from): the player at ``seat``, computers elsewhere
+        seats = [Seat(_PLAYER if s == seat else None, names[s], None if s == seat else level) for s in range(num_seats)]
+        self.table = Table(0, 0, 0, game_id, _PLAYER, options, seed, "running", seats, 0, log=self.log, game=self.game)
+        self.frontends: list[TerminalFrontend] = [TerminalFrontend(game_id, seat, names, write)]
 
-    def _out(self, lines: Sequence[str]) -> None:
-        for ln in lines:
-            self.write(ln)
+    def _notify(self, update: TableUpdate) -> None:
+        for frontend in self.frontends:
+            frontend.update(update)
 
     def _input(self, prompt: str) -> str:
         try:
@@ -170,14 +241,9 @@ class TerminalGame:
 
     def run(self) -> None:
         """Play until the game is over. Raises :class:`Quit` if the player leaves."""
-        game = self.game
-        prev_hand: int | None = None
+        game, t = self.game, self.table
+        self._notify(TableUpdate(t, "started"))
         while not game.is_over:
-            hand = game.hand_number
-            if hand != prev_hand:
-                self._out(self.narrator.hand_start(hand, game.public_view()))
-                self._public_shown_at = len(self.log)
-                prev_hand = hand
             to_move = game.to_move()
             computers = [s for s in to_move if s != self.seat]
             if computers:
@@ -190,27 +256,23 @@ class TerminalGame:
                 action = self._human_action()
             else:  # nobody may act although the game goes on: an engine bug, not the player's
                 raise RuntimeError("no seat may act")
-            before = game.public_view()
             booked = len(game.settlements())
             game.apply(seat, action)
             self.log.append((seat, action))
-            self._out(self.narrator.step(seat, action, before, game.public_view(), game.settlements()[booked:]))
+            if game.is_over:
+                t.status = "finished"
+            kind = "finished" if game.is_over else "action"
+            self._notify(TableUpdate(t, kind, list(game.settlements()[booked:]), actor_seat=seat))
 
     def _human_action(self) -> Action:
+        """The player's answer to the seat's screen (which the front-end has shown)."""
         game = self.game
-        legal = game.legal_actions(self.seat)
         gid = self.game_id
-        if len(legal) == 1 and legal[0].get("type") == "play":
-            # as at the Discord tables: a forced card is played at once. It is named only if the seat's
-            # view shows it (Wizard's blind round hides a player's own card from them).
-            shown = legal[0].get("card") in (game.view(self.seat).get("hand") or [])
-            self.write(f"(Your only playable card: {play_text(gid, legal[0]) if shown else 'played for you'})")
-            return legal[0]
-        if self._public_shown_at != len(self.log):  # not twice in a row (a hand's start shows it too)
-            self._out(["", *panel_lines(_games.public_panel(gid, game.public_view(), self.names))])
-            self._public_shown_at = len(self.log)
-        panel = _games.private_panel(gid, game.view(self.seat), self.names)
-        self._out(["", *panel_lines(panel)])
+        forced = forced_card(game, self.seat)
+        if forced is not None:
+            return forced
+        legal = game.legal_actions(self.seat)
+        panel = seat_screen(self.table, self.seat, None).panel
         options = options_for(gid, panel, legal)
         if self.hints:
             self.write(self._hint(panel))

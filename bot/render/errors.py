@@ -1,86 +1,32 @@
 """An error a user may see, as text in the current locale: service refusals and engines' illegal-action codes.
 
 Engines raise ``IllegalAction("must_follow", suit="H")``: a code and data. The codes every engine shares are
-worded here (:data:`GENERIC`); each game words its own in ``bot/games/<id>/errors.py``, exposed as its spec's
-``errors``, with how its parameters read (a card id by the game's card label, a suit by its name). A code that
+worded in :mod:`bot.render.error_texts` (:data:`GENERIC`); each game words its own in
+``bot/games/<id>/errors.py``, exposed as its spec's ``errors``, with how its parameters read (a card id by the
+game's card label, a suit by its name). A code that
 nobody words reads as the generic "That is not possible now." — an error text never fails.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from types import TracebackType
 from typing import Any
 
 from bot.engine import errors as engine_errors
 from bot.engine.errors import EngineError
 from bot.errors import Refusal
-from bot.i18n import N_, SOURCE, _, _n, _p, tr, using
+from bot.games import registry
+from bot.i18n import SOURCE, _, tr, using
+from bot.render.error_texts import FALLBACK, GENERIC, ErrorTexts, Message
 
 __all__ = ["FALLBACK", "GENERIC", "ErrorTexts", "Message", "error_text", "game_texts"]
-
-#: a msgid (``N_``-marked, filled with the parameters) or, for plurals, a function of the shown parameters
-Message = str | Callable[[Mapping[str, Any]], str]
-
-
-@dataclass(frozen=True, slots=True)
-class ErrorTexts:
-    """Codes -> messages, and how a parameter is shown (by its name: ``card``, ``suit``...)."""
-
-    messages: Mapping[str, Message]
-    params: Mapping[str, Callable[[Any], str]] = field(default_factory=dict)
-
-
-FALLBACK = N_("That is not possible now.")
-
-
-def _join(values: Iterable[Any]) -> str:
-    return ", ".join(map(str, values))
-
-
-GENERIC = ErrorTexts(
-    messages={
-        # illegal actions, in every game
-        "unknown_action": N_("That is not a valid action."),
-        "no_such_seat": N_("There is no such seat at this table."),
-        "game_over": N_("The game is over."),
-        "not_your_turn": N_("It is not your turn."),
-        "not_now": FALLBACK,
-        "stale": N_("That choice is out of date: use the latest message."),
-        "not_in_hand": N_("You do not hold that card."),
-        "unknown_card": N_("There is no such card in the pack."),
-        "play_a_card": N_("Play a card."),
-        "discard_not_in_hand": N_("You can only discard cards from your hand."),
-        "bid_not_higher": N_("Your bid must be higher than the current one."),
-        # table options (/<game> new, hand records)
-        "option_bool": N_("`{option}` must be true or false."),
-        "option_choice": N_("`{option}` must be one of: {choices}."),
-        "option_int": N_("`{option}` must be a whole number."),
-        "option_range": N_("`{option}` must be between {lo} and {hi}."),
-        "option_min": N_("`{option}` must be at least {lo}."),
-        "option_max": N_("`{option}` must be at most {hi}."),
-        "unknown_options": lambda p: _n("Unknown option: {names}.", "Unknown options: {names}.", **p),
-        "seats_exact": lambda p: _n("{game} needs exactly {n} player.", "{game} needs exactly {n} players.", **p),
-        "seats_range": lambda p: _n(
-            "{game} needs {lo} to {hi} player.", "{game} needs {lo} to {hi} players.", p["hi"], **p
-        ),
-    },
-    params={
-        "choices": _join,
-        "names": _join,
-        # engines name their game by its title, as the specs do; the catalogue has it under "game"
-        "game": lambda title: _p("game", title),
-    },
-)
 
 
 def game_texts(game_id: str | None) -> ErrorTexts | None:
     """The game's own error texts, ``None`` for no game, an unknown one, or a game without a table."""
     if game_id is None:
         return None
-    from bot.games import registry  # here: the games' specs import this module
-
     return registry.get(game_id).errors if registry.exists(game_id) else None
 
 
@@ -137,8 +83,6 @@ def _raised_in(tb: TracebackType | None) -> str | None:
 
 def _owner(err: EngineError) -> str | None:
     """For an error not raised yet (or raised outside a game): the first game that words its code."""
-    from bot.games import registry
-
     game = _raised_in(err.__traceback__)
     if game is not None and registry.exists(game):
         return game

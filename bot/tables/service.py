@@ -1,7 +1,8 @@
 """The table service: lobby, seats, running games, computer players, turn timers, persistence.
 
-Game-independent and Discord-free: cogs call it with user ids and actions and subscribe to
-:class:`TableUpdate` notifications to render. Every accepted action is appended to the table's log in
+Game-independent and Discord-free: cogs call it with user ids and actions; its front-ends
+(:mod:`bot.tables.frontends`: the Discord messages, the terminal, the Activity) hear of every change as a
+:class:`TableUpdate` and show it. Every accepted action is appended to the table's log in
 SQLite (through :class:`~bot.tables.store.TableStore`), together with any settlement it completes, in one
 transaction; a restart replays the logs and resumes every open table where it was.
 
@@ -18,21 +19,21 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from bot.ai.hints import Hint, hint
-from bot.db import Database
 from bot.engine.errors import EngineError, IllegalAction, InvalidOptions
 from bot.engine.protocol import Action, Game, Settlement, replay
 from bot.engine.rng import make_rng
 from bot.errors import Refusal
 from bot.games import registry
-from bot.i18n import N_, N_n, _n, _p, tr
+from bot.i18n import N_, N_n, _n, _p
 from bot.ledger import Ledger, SeatRef, settlement_key
 from bot.outbox import OutboxStore
 from bot.render.errors import error_text
+from bot.storage.db import Database
 
+from .frontends import Frontend, Listener, Notice, TableUpdate, Unping
 from .model import COMPUTER_NAME, MAX_TIMEOUT, MIN_TIMEOUT, Seat, Status, Table
 from .store import TableStore
 
@@ -51,29 +52,6 @@ class StaleAction(TableError):
     """The click was rendered for an earlier state of the table."""
 
 
-class Notice:
-    """A text the service has for the table's channel (someone left, timed out, voted to stop): a catalogue msgid
-    and its parameters, written by the cog in the channel's language with :meth:`text`. ``key``: its outbox row,
-    once a table's notice is recorded with the change that caused it (its parameters are then plain values)."""
-
-    __slots__ = ("key", "msgid", "params")
-
-    def __init__(self, msgid: str, **params: Any) -> None:
-        self.msgid = msgid
-        self.params = params
-        self.key: str | None = None
-
-    def text(self) -> str:
-        """The notice in the current locale (lazy parameters evaluated in it too)."""
-        return tr(self.msgid, **{k: v() if callable(v) else v for k, v in self.params.items()})
-
-    def __str__(self) -> str:
-        return str(Refusal(self.msgid, **self.params))  # English, like a refusal's
-
-    def __repr__(self) -> str:
-        return f"Notice({self.msgid!r}, **{self.params!r})"
-
-
 def game_title(game_id: str) -> Callable[[], str]:
     """A game's title as a lazy parameter: in the locale of whoever reads the text."""
     return lambda: _p("game", registry.title(game_id))
@@ -85,33 +63,6 @@ def engine_refusal(err: Exception, game_id: str) -> TableError:
     return TableError(N_("{reason}"), reason=lambda: error_text(err, game_id))
 
 
-@dataclass(frozen=True, slots=True)
-class Unping:
-    """A turn reminder to delete (its turn has passed), recorded as the outbox row ``key``."""
-
-    key: str
-    seat: int
-    channel_id: int | None
-    message_id: int
-
-
-@dataclass(slots=True)
-class TableUpdate:
-    """What changed at a table; cogs render from the table's game views, never from this directly."""
-
-    table: Table
-    kind: str  # "lobby" | "started" | "action" | "finished" | "cancelled" | "seats" | "reminder"
-    settlements: list[Settlement] = field(default_factory=list)
-    notices: list[Notice] = field(default_factory=list)
-    actor_seat: int | None = None
-    #: "reminder": the humans to move, halfway through their turn timer, and the seconds they have left
-    remind: list[int] = field(default_factory=list)
-    seconds_left: int = 0
-    #: reminders whose turn passed with this change (their deletion is owed, see :meth:`TableService._owe`)
-    unpings: list[Unping] = field(default_factory=list)
-
-
-Listener = Callable[[TableUpdate], Awaitable[None]]
 AgentRunner = Callable[..., Awaitable[Action]]
 #: ``wait(event, timeout)``: return when ``event`` is set or ``timeout`` seconds have passed (None = no limit)
 TimerWait = Callable[[asyncio.Event, float | None], Awaitable[None]]
@@ -163,7 +114,11 @@ class TableService:
         self._channel_locks: dict[int, asyncio.Lock] = {}
         self._drivers: dict[int, asyncio.Task[None]] = {}
         self._redrive: set[int] = set()
-        self.listeners: list[Listener] = []
+        #: who hears of every change, in order: the front-ends' ``update`` (:meth:`add_frontend`) and the plain
+        #: listeners of services that react to tables (tournaments, statistics)
+        self.listeners: list[Listener | Callable[[TableUpdate], Awaitable[None] | None]] = []
+        #: the front-ends showing the tables (each also among ``listeners``, where it was added)
+        self.frontends: list[Frontend] = []
         self.timer_wait = timer_wait
         #: set whenever a deadline changes, so the scheduler re-reads the earliest one
         self._timers_changed = asyncio.Event()
@@ -211,12 +166,25 @@ class TableService:
     def lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
 
+    def add_frontend(self, frontend: Frontend) -> None:
+        """Show the tables through ``frontend`` from the next update on (after the listeners added before it)."""
+        if frontend not in self.frontends:
+            self.frontends.append(frontend)
+            self.listeners.append(frontend.update)
+
+    def remove_frontend(self, frontend: Frontend) -> None:
+        if frontend in self.frontends:
+            self.frontends.remove(frontend)
+            self.listeners.remove(frontend.update)
+
     async def _notify(self, update: TableUpdate) -> None:
         # the reminders this change owes the removal of (no await since the change was written: they are its own)
         update.unpings += self._unpings.pop(update.table.id, [])
         for fn in list(self.listeners):
             try:
-                await fn(update)
+                pending = fn(update)
+                if pending is not None:
+                    await pending
             except Exception:  # a rendering failure must never break the game
                 log.exception("table listener failed for table %s", update.table.id)
 

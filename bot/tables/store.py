@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.db import Connection, Database
 from bot.engine.protocol import Action
+from bot.storage.db import Connection, Database
 
 from .model import Seat, Status, Table
 
@@ -49,7 +49,7 @@ def _action_text(action: Action) -> str:
 
 
 class TableStore:
-    """SQL for tables over one :class:`~bot.db.Database`."""
+    """SQL for tables over one :class:`~bot.storage.db.Database`."""
 
     def __init__(self, db: Database) -> None:
         self.db = db

@@ -23,7 +23,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.db import Database
 from bot.engine.errors import InvalidOptions
 from bot.errors import Refusal
 from bot.games import registry
@@ -31,6 +30,7 @@ from bot.i18n import N_, N_n, _, _n, _p
 from bot.i18n import names as ui
 from bot.outbox import OutboxStore
 from bot.render.errors import error_text
+from bot.storage.db import Database
 from bot.tables.service import Notice, TableError, TableService, TableUpdate, game_title
 
 from .schedule import History, draw_round

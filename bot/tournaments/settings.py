@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.db import Database
+from bot.storage.db import Database
 
 __all__ = ["GuildConfig", "GuildSettings"]
 

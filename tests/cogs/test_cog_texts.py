@@ -16,9 +16,9 @@ from tables.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, make_service
 from bot.games import registry
 from bot.i18n import PSEUDO, using
 from bot.records import _games
-from cogs import tables as tables_cog
 from cogs._layout import Message
 from cogs.tables import TablesCog
+from cogs.tables import frontend as tables_cog
 
 
 def texts(msg: Message) -> Iterator[str]:
@@ -80,7 +80,7 @@ async def test_table_messages_and_hands_are_from_the_catalogue(game_id: str, pse
                 assert not leftover(line, data), f"{where}: hard-coded text in {line!r}"
 
     await svc.join(t.id, BOB, "bob")
-    msg, _ = await cog._table_message(t)
+    msg, _ = await cog.frontend._table_message(t)
     check(msg, "lobby")
     await svc.join(t.id, CAROL, "carol")
     while len(t.seats) < spec.min_seats:
@@ -92,10 +92,10 @@ async def test_table_messages_and_hands_are_from_the_catalogue(game_id: str, pse
         for step in range(12):
             if t.game is None or t.status != "running":
                 break
-            msg, _ = await cog._table_message(t)
+            msg, _ = await cog.frontend._table_message(t)
             check(msg, f"table message, step {step}")
             for seat in range(3):
-                msg, _ = await cog._private(t, seat, ("dm", t.id, seat))
+                msg, _ = await cog.frontend._private(t, seat, ("dm", t.id, seat))
                 check(msg, f"hand of seat {seat}, step {step}")
             movers = [s for s in t.game.to_move() if t.seats[s].user_id is not None]
             if not movers:

@@ -1,5 +1,5 @@
 """Which private messages an action edits: a card played by another seat edits my DM only when my hand or my
-choices changed (cogs/tables.py, ``_seat_digest``); the table message is scheduled after every action."""
+choices changed (cogs/tables/frontend.py, ``_seat_digest``); the table message is scheduled after every action."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from tables.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, make_service
 
 from bot.tables.service import TableUpdate
-from cogs.tables import TablesCog
+from cogs.tables import DiscordFrontend
 
 
 class Recorder:
@@ -32,11 +32,11 @@ async def test_a_card_played_by_another_seat_edits_my_dm_only_when_my_choices_or
     await svc.join(t.id, CAROL, "carol")
     await svc.start(t.id, ALICE)
     await svc.idle()
-    cog = TablesCog(None, svc)  # type: ignore[arg-type]
+    cog = DiscordFrontend(None, svc)  # type: ignore[arg-type]
     outbox = Recorder()
     cog.outbox = outbox  # type: ignore[assignment]
     cog._queue_post = lambda channel_id, text: None  # type: ignore[method-assign]  # no channel here
-    await cog.on_update(TableUpdate(t, "started"))
+    await cog.update(TableUpdate(t, "started"))
 
     def shown(seat: int) -> tuple[Any, Any, Any]:
         """What the seat's private panel must show up to date: its hand and its choices (those of its turn, and
@@ -52,7 +52,7 @@ async def test_a_card_played_by_another_seat_edits_my_dm_only_when_my_choices_or
     async def listener(u: TableUpdate) -> None:
         nonlocal last
         outbox.keys.clear()
-        await cog.on_update(u)
+        await cog.update(u)
         assert ("table", t.id) in outbox.keys
         if u.kind == "action" and t.status == "running":
             for other in range(3):

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from bot.db import Database
 from bot.preferences import Preferences
+from bot.storage.db import Database
 from cogs._locale import (
     AUTOMATIC,
     channel_locale,
@@ -200,7 +200,7 @@ async def test_an_outbox_render_is_in_the_language_of_its_reader_at_render_time(
 
 async def test_help_in_every_language_within_discords_limits() -> None:
     from bot.i18n import SUPPORTED, using
-    from cogs._translator import offline_bot
+    from bot.transport.client import offline_bot
     from cogs.help import help_embed
 
     async with offline_bot() as bot:

@@ -18,9 +18,9 @@ from fakediscord import FakeDiscord
 from fakediscord import state as st
 from fakediscord.users import FakeUser
 
-from bot.client import TavoloBot
 from bot.config import Settings
-from bot.endpoints import apply_endpoints
+from bot.transport.client import TavoloBot
+from bot.transport.endpoints import apply_endpoints
 
 ACTION_ID = re.compile(r"^t[bs]:(?P<tid>\d+):(?P<op>act|pick|field|ok):(?P<ver>\d+):")
 
@@ -207,8 +207,8 @@ async def quiesce(bot: TavoloBot) -> None:
     assert bot.tables is not None
     for _ in range(3):  # a computer move schedules renders; a render never schedules moves
         await bot.tables.idle()
-        await cog.outbox.drain()
-        await cog.drain_posts()
+        await cog.frontend.outbox.drain()
+        await cog.frontend.drain_posts()
 
 
 def table_message(fake: FakeDiscord, channel: st.Channel) -> st.Message | None:

@@ -123,8 +123,8 @@ async def test_season_close_posts_the_recap_and_recap_posts_it_again(fake_discor
 async def test_tournament_standings_and_podium_carry_pictures(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     import asyncio
 
-    from bot.client import COGS, TavoloBot
-    from bot.endpoints import apply_endpoints
+    from bot.transport.client import COGS, TavoloBot
+    from bot.transport.endpoints import apply_endpoints
 
     from .driver import Player, play_until, quiesce, settings_for
 

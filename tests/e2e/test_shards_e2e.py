@@ -21,7 +21,7 @@ from fakediscord import state as st
 from fakediscord.process import BotProcess
 from fakediscord.users import FakeUser
 
-from bot.db import Database
+from bot.storage.db import Database
 
 from .driver import Player, play_until
 
@@ -160,7 +160,7 @@ async def test_two_processes_two_shards_one_database(fake_discord: FakeDiscord, 
 
 async def test_dm_clicks_reach_the_process_holding_the_table(fake_discord: FakeDiscord, pg_url: str) -> None:
     """Players with open DMs play from their hand DMs; every DM click reaches shard 0's process, which passes
-    those of shard 1's table on (bot/forwarding.py). Both games end, each booked once."""
+    those of shard 1's table on (bot/transport/forwarding.py). Both games end, each booked once."""
     fake = fake_discord
     fake.gateway.shard_count = SHARDS
     guilds = [fake.add_guild(f"on shard {i}", shard=(i, SHARDS)) for i in range(SHARDS)]

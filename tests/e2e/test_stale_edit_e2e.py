@@ -72,8 +72,7 @@ async def test_an_edit_drawn_before_a_click_never_outlasts_the_response(
         scheduler.acquire = acquire
         cog: Any = bot.get_cog("Tables")
         # an edit of Alice's hand drawn now, before her click (as a change of her view would draw it)
-        cog._rendered.pop(("dm", table.id, sa), None)
-        cog._schedule_private(table, sa)
+        cog.frontend.redraw_seat(table, sa, in_dm=True)
         await asyncio.wait_for(held.wait(), 10)
 
         before = table.version

@@ -133,7 +133,7 @@ async def test_a_slow_picture_is_acknowledged_first_then_sent(
 
         # Drawing what the responses carry now takes until the test says so (as sprites still being prepared).
         monkeypatch.setattr(cogs._pictures, "ACK_PATIENCE", 0.05)
-        cog: Any = bot.get_cog("Tables")
+        cog: Any = bot.get_cog("Tables").frontend  # type: ignore[union-attr]
         drawn = asyncio.Event()
         for name in ("_edit_kw", "_send_kw"):
             build = getattr(cog, name)

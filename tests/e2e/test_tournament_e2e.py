@@ -16,8 +16,8 @@ from typing import Any
 
 from fakediscord import FakeDiscord
 
-from bot.client import COGS, TavoloBot
-from bot.endpoints import apply_endpoints
+from bot.transport.client import COGS, TavoloBot
+from bot.transport.endpoints import apply_endpoints
 
 from .driver import Player, play_until, quiesce, settings_for, stop_bot
 

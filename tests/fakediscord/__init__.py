@@ -17,7 +17,7 @@ Typical e2e test (the ``fake_discord`` fixture in ``tests/conftest.py`` starts a
         hand = await bob.wait_for_ephemeral(lambda m: "Play" in m.text())
     fake.assert_clean()                               # no unknown routes, errors or late acks
 
-In-process instead of a subprocess: ``bot.endpoints.apply_endpoints(fake.api_base,
+In-process instead of a subprocess: ``bot.transport.endpoints.apply_endpoints(fake.api_base,
 fake.gateway_url)``, start the bot with ``fake.token``, ``reset_endpoints()`` afterwards.
 
 Reading: ``fake.channel_messages(ch)``, ``user.dm_messages()``, ``user.ephemerals()``; each

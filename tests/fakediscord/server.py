@@ -1,7 +1,7 @@
 """``FakeDiscord``: a local Discord (REST + gateway on loopback) for end-to-end tests.
 
 The real, unmodified discord.py client logs into it. Point the bot at it with
-``bot.endpoints.apply_endpoints(fake.api_base, fake.gateway_url)`` (in-process) or via the bot's
+``bot.transport.endpoints.apply_endpoints(fake.api_base, fake.gateway_url)`` (in-process) or via the bot's
 environment variables (subprocess), using ``fake.token`` as the bot token.
 
 The server owns the whole simulated world and is the single place where state changes. Every
@@ -102,7 +102,7 @@ class FakeDiscord:
         #: Like Discord, reject callbacks that arrive after the deadline (404, code 10062).
         self.enforce_ack_deadline = True
         #: What READY (``resume_gateway_url``) and ``/gateway/bot`` tell clients; None means the
-        #: real URL. Pointing it elsewhere shows that ``bot.endpoints`` pins the gateway anyway.
+        #: real URL. Pointing it elsewhere shows that ``bot.transport.endpoints`` pins the gateway anyway.
         self.advertised_gateway_url: str | None = None
 
         self._rate_limit: RateLimitState | None = None

@@ -13,7 +13,8 @@ import pytest
 from fakediscord import FakeDiscord
 
 from bot.i18n import _p, using
-from cogs._translator import CONTEXTS, TavoloTranslator, offline_bot, payloads, translate, valid
+from bot.transport.client import offline_bot
+from cogs._translator import CONTEXTS, TavoloTranslator, payloads, translate, valid
 
 LOCALES = ("it", "ko", "pl", "ru")
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.images import card_png, encode, sprites
+from bot.images import card_png, encode, sprites, warmup
 from bot.images.cache import SpriteStore, files_digest
 
 DECK = "italian"  # the smallest deck: 40 cards
@@ -46,9 +46,9 @@ def test_prepared_sprites_are_loaded_from_disk_and_draw_the_same_bytes(
     drawn = card_png(DECK, "KD"), card_png(DECK, "7C", 84)
     _forget()
     store = sprites.use_disk_cache(store_dir)
-    assert store is not None and sprites.missing([DECK]) == [DECK]
-    sprites.prepare([DECK])
-    assert sprites.missing([DECK]) == []
+    assert store is not None and warmup.missing([DECK]) == [DECK]
+    warmup.prepare([DECK])
+    assert warmup.missing([DECK]) == []
     assert {p.name for p in store.dir.iterdir()} >= {f"{DECK}.palette", f"{DECK}-225.sheet", f"{DECK}-84.sheet"}
 
     _forget()  # as a new process: nothing in memory, everything on disk
@@ -109,11 +109,11 @@ def test_a_damaged_file_is_drawn_again(store_dir: Path) -> None:
 def test_another_process_prepares_and_this_one_only_loads(store_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     sprites.use_disk_cache(store_dir)
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        jobs = sprites.prepare_in(pool, [DECK])
+        jobs = warmup.prepare_in(pool, [DECK])
         _no_drawing(monkeypatch)  # this process must wait for the worker's sprites, not draw its own
         png = card_png(DECK, "NB")
         assert jobs[DECK].done() and jobs[DECK].exception() is None
-    assert sprites.missing([DECK]) == []
+    assert warmup.missing([DECK]) == []
     assert png.startswith(b"\x89PNG")
 
 
@@ -132,7 +132,7 @@ def test_decks_are_prepared_one_at_a_time_and_a_wanted_deck_jumps_the_queue(stor
 
     sprites.use_disk_cache(store_dir)
     pool = Recorder()
-    futures = sprites.prepare_in(pool, ["french", "wizard60", "italian", "minchiate97"])
+    futures = warmup.prepare_in(pool, ["french", "wizard60", "italian", "minchiate97"])
     assert [d for d, _ in pool.jobs] == ["french"]  # one job at a time: the worker is never given a backlog
     sprites._pending["minchiate97"][0].hurry("minchiate97")  # what await_prepared does for a wanted deck
     pool.jobs[0][1].set_result(None)

@@ -11,12 +11,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from PIL import Image
 
-from bot.db import Database
 from bot.i18n import using
 from bot.images.standings import HEIGHT_PER_ROW, MAX_ROWS, WIDTH, Rating, StandingRow, Standings, render_standings
 from bot.ledger import Ledger, SeatRef
 from bot.ledger.chart import FORM_LENGTH, load_chart, recent_form
 from bot.ledger.texts import amount_text
+from bot.storage.db import Database
 from cogs.ledger import chart_text, legend_line, standings_of
 
 GUILD = 42

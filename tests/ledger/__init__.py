@@ -1,1 +1,1 @@
-"""Tests of :mod:`bot.db` and :mod:`bot.ledger`."""
+"""Tests of :mod:`bot.storage.db` and :mod:`bot.ledger`."""

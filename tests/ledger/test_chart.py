@@ -13,10 +13,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
-from bot.db import Database
 from bot.ledger import Ledger, SeatRef
 from bot.ledger.chart import MAX_POINTS, ChartData, downsample, load_chart, running
 from bot.ledger.chart_render import HEIGHT, WIDTH, date_label, number_label, render_chart
+from bot.storage.db import Database
 
 G1, G2 = 1001, 2002
 USERS = [11, 22, 33, 44, 55, 66]

@@ -1,4 +1,4 @@
-"""bot.db: opening, pragmas, migrations (fresh, re-open, upgrade, failure) and transactions."""
+"""bot.storage.db: opening, pragmas, migrations (fresh, re-open, upgrade, failure) and transactions."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import MIGRATIONS_DIR, Database, MigrationError, load_migrations, split_sql
+from bot.storage.db import MIGRATIONS_DIR, Database, MigrationError, load_migrations, split_sql
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from bot.db import Database
 from bot.ledger import (
     KeyConflict,
     Ledger,
@@ -22,6 +21,7 @@ from bot.ledger import (
     ZeroSumError,
     settlement_key,
 )
+from bot.storage.db import Database
 
 G1, G2 = 1001, 2002
 ALICE, BOB, CARLA = 11, 22, 33

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import MIGRATIONS_DIR, Database
 from bot.i18n import using
 from bot.ledger import Ledger, SeatRef
 from bot.ledger.money import MoneyRefusal, MoneySettings, MoneyValue, parse_value
 from bot.ledger.payments import Payments
+from bot.storage.db import MIGRATIONS_DIR, Database
 
 G = 5005
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database, IntegrityError
 from bot.ledger import Ledger, SeatRef
 from bot.ledger.payments import MAX_AMOUNT, PaymentRefusal, Payments
 from bot.ledger.settlement import settle
+from bot.storage.db import Database, IntegrityError
 
 G = 1001
 MARCO, ANNA, LUCA, ADMIN, STRANGER = 11, 22, 33, 99, 44

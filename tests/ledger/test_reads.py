@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from bot.db import Database
 from bot.games import registry
 from bot.ledger import (
     BidAccuracy,
@@ -24,6 +23,7 @@ from bot.ledger import (
     TableSeatTotal,
     settlement_key,
 )
+from bot.storage.db import Database
 
 G1, G2, EMPTY = 1001, 2002, 3003
 ALICE, BOB, CARLA, DAN = 11, 22, 33, 44

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from bot.db import Database
 from bot.ledger import Ledger, SeatRef
 from bot.ledger.recap import (
     Accuracy,
@@ -22,6 +21,7 @@ from bot.ledger.recap import (
     records,
     season_entries,
 )
+from bot.storage.db import Database
 
 T0 = datetime(2026, 5, 1, tzinfo=UTC)
 NAMES = {1: "Anna", 2: "Marco", 3: "Luca"}

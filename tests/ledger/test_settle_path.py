@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.db import Database, IntegrityError
 from bot.ledger import KeyConflict, Ledger, SeatRef
 from bot.ledger import service as ledger_service
+from bot.storage.db import Database, IntegrityError
 
 SEATS = [SeatRef(11, "Alice"), SeatRef(22, "Bob"), SeatRef(None, "Robot")]
 

@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.db import Database
 from bot.ledger import Ledger, SeatRef
+from bot.storage.db import Database
 
 G1, G2 = 1001, 2002
 USERS = [11, 22, 33, 44, 55]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database
 from bot.outbox import MAX_BACKOFF, OutboxStore, backoff
+from bot.storage.db import Database
 
 
 @pytest.fixture(autouse=True)

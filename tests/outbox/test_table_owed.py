@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.db import Database
 from bot.ledger import Ledger
+from bot.storage.db import Database
 from bot.tables.service import TableService, TableUpdate, Unping, owed_key
 
 GUILD, CHANNEL = 1000, 2000

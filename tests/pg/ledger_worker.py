@@ -12,9 +12,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bot.db import Database
 from bot.ledger import Ledger, SeatRef
 from bot.ratings import Ratings
+from bot.storage.db import Database
 
 GUILDS = (1, 2, 3)
 

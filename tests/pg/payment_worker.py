@@ -9,9 +9,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bot.db import Database
 from bot.ledger import Ledger
 from bot.ledger.payments import PaymentRefusal, Payments
+from bot.storage.db import Database
 
 
 async def main(url: str, guild: int, confirmer: int, ids: list[int]) -> None:

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.db import Database
 from bot.ledger import Ledger, SeatRef
+from bot.storage.db import Database
 
 N = 400  # settlement attempts (and adjustments, every 5th) per process
 

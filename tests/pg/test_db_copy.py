@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database
-from bot.dbtool import CopyError, copy_database, main
 from bot.ledger import Ledger, SeatRef
 from bot.ratings import Ratings
+from bot.storage.db import Database
+from bot.storage.dbtool import CopyError, copy_database, main
 from bot.tables.service import TableService
 from bot.tournaments import GuildSettings
 

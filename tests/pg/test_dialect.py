@@ -1,8 +1,8 @@
-"""bot.db_dialect: the SQLite → PostgreSQL rewrites, on their own (no server needed)."""
+"""bot.storage.dialect: the SQLite → PostgreSQL rewrites, on their own (no server needed)."""
 
 from __future__ import annotations
 
-from bot.db_dialect import translate, translate_ddl
+from bot.storage.dialect import translate, translate_ddl
 
 
 def test_placeholders_skip_literals_names_and_comments() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.db import Database
+from bot.storage.db import Database
 
 
 async def test_notify_reaches_listeners_and_a_dropped_listener_returns(pg_url: str) -> None:

@@ -8,9 +8,9 @@ import json
 import sys
 from pathlib import Path
 
-from bot.db import Database
 from bot.ledger import Ledger, SeatRef
 from bot.ledger.payments import Payments
+from bot.storage.db import Database
 
 G, MARCO, ANNA = 7, 11, 22
 

@@ -1,4 +1,4 @@
-"""bot.db on PostgreSQL (a real server, tests/pgserver.py): migrations, transactions, readers, errors."""
+"""bot.storage.db on PostgreSQL (a real server, tests/pgserver.py): migrations, transactions, readers, errors."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.db import Database, IntegrityError, MigrationError, load_migrations
-from bot.db_postgres import PostgresDatabase
+from bot.storage.db import Database, IntegrityError, MigrationError, load_migrations
+from bot.storage.postgres import PostgresDatabase
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.db import Database
 from bot.ledger import Ledger
+from bot.storage.db import Database
 from bot.tables.service import TableService
 from bot.tournaments import TournamentService
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.db import Database
+from bot.storage.db import Database
 from bot.tables.model import Seat, Table
 from bot.tables.store import TableStore
 

@@ -8,8 +8,8 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.db import Database
 from bot.ledger import Ledger
+from bot.storage.db import Database
 from bot.tables.model import Table
 from bot.tables.service import REMIND_AT, TableService, TableUpdate
 

@@ -8,8 +8,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from bot.db import Database
 from bot.ledger import Ledger, SeatRef
+from bot.storage.db import Database
 from bot.tables.service import TableService
 
 GUILD = 4242

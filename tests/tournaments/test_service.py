@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.db import Database
 from bot.ledger import Ledger
 from bot.ratings import Ratings
+from bot.storage.db import Database
 from bot.tables.service import TableService
 from bot.tournaments import GuildConfig, GuildSettings, RoundTable, Tournament, TournamentError, TournamentService
 from bot.tournaments.service import table_options

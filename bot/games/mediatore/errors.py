@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.i18n import N_, _n
 from bot.render.cards import italian_label, italian_suit_name
-from bot.render.errors import ErrorTexts
+from bot.render.error_texts import ErrorTexts
 
 from .render import signal_title
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.i18n import N_, _n, _p
 from bot.render.cards import french_suit_name, mighty_label
-from bot.render.errors import ErrorTexts
+from bot.render.error_texts import ErrorTexts
 
 ERRORS = ErrorTexts(
     messages={

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.i18n import N_, _n
 from bot.render.cards import minchiate_label, minchiate_suit_name
-from bot.render.errors import ErrorTexts
+from bot.render.error_texts import ErrorTexts
 
 ERRORS = ErrorTexts(
     messages={

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.db import Database, is_postgres_url
+from bot.storage.db import Database, is_postgres_url
 
 __all__ = ["copy_database", "main"]
 

@@ -1,9 +1,11 @@
-"""The shared table cog: renders every table and routes every table click, for all four games.
+"""The Discord-messages front-end of the tables: everything a table sends to Discord.
 
-Game cogs only add their ``/<game> new`` and ``/<game> rules`` commands and call :meth:`TablesCog.open_table`.
-Rendering goes through views only: the channel's table message from ``game.public_view()``, each
-player's DM (or ephemeral fallback) from ``game.view(seat)``. Edits are coalesced per message so bursts
-of computer moves never exceed Discord's per-channel limits.
+The channel's table message is drawn from the public screen only, each player's DM (or, when their DMs are closed,
+an ephemeral hand) from that seat's screen only (:mod:`bot.tables.screens`); the channel's posts (hand results,
+notices, the game's end), the turn reminders, and the owed messages a restart delivers. Edits are coalesced per
+message (:class:`~cogs._outbox.Outbox`), so bursts of computer moves never exceed Discord's per-channel limits.
+It hears of the tables through :class:`bot.tables.frontends.Frontend`; the clicks are the cog's
+(:mod:`cogs.tables.cog`), which hands this front-end only the answer to a click.
 """
 
 from __future__ import annotations
@@ -13,50 +15,38 @@ import contextlib
 import functools
 import hashlib
 import logging
-import re
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
-from bot import requests
-from bot.engine.errors import IllegalAction
-from bot.engine.protocol import Action
 from bot.games import registry
-from bot.i18n import N_, _, _n, using
+from bot.i18n import N_, _, using
 from bot.i18n import names as ui
 from bot.images.scene import HandScene, RevealScene, Scene, TableScene
 from bot.ledger.money import MoneyValue
 from bot.outbox import Owed, backoff
-from bot.records.show import hint_text
-from bot.render.errors import error_text
-from bot.services import services_of
 from bot.tables import screens
+from bot.tables.frontends import Notice, TableUpdate, Unping, audience
 from bot.tables.model import Table
-from bot.tables.service import Notice, StaleAction, TableError, TableService, TableUpdate, Unping, owed_key
+from bot.tables.service import TableService, owed_key
+from bot.transport import requests
 
-from . import _components as comp
-from ._components import TableButton, TableSelect, decode_action, embed_of, view_of
-from ._game import TURN_TIMER_HELP, TurnTimer, reply_privately
-from ._layout import Message, embed_message, layout_message
-from ._locale import guild_locale, reader_locale, remember, user_locale
-from ._outbox import Outbox, retry_after, send_owed, tolerate_lost_callback_answers, transient
-from ._pictures import Pictures, in_time
+from .. import _components as comp
+from .._components import TableButton, TableSelect, embed_of, view_of
+from .._layout import Message, embed_message, layout_message
+from .._locale import guild_locale, user_locale
+from .._outbox import Outbox, retry_after, send_owed, transient
+from .._pictures import Pictures, in_time
 
 log = logging.getLogger(__name__)
 
 EPHEMERAL_TTL = 14 * 60  # interaction tokens last 15 minutes; stop editing a fallback hand just before
-STALE = N_("That choice is out of date; use the latest message.")
-UNAVAILABLE = N_("That choice is not available.")
-NOT_PLAYING = N_("You are not playing at this table.")
-HOST_ONLY = N_("Only the host (or a server manager) can do that.")
-WELCOME_BACK = N_("Welcome back: your seat is yours again.")
 
 #: the table message's buttons: operation -> (label msgid, style, row); "end" names the game
 BUTTONS: dict[str, tuple[str, discord.ButtonStyle, int | None]] = {
@@ -85,24 +75,8 @@ class Post:
     key: str | None = None
 
 
-@dataclass(slots=True)
-class Click:
-    """One click on a table component, as routed by its custom id."""
-
-    interaction: discord.Interaction[Any]
-    tid: int
-    op: str
-    ver: int
-    arg: str
-    values: list[str]
-
-    @property
-    def uid(self) -> int:
-        return self.interaction.user.id
-
-
-class TablesCog(commands.Cog, name="Tables"):
-    table = app_commands.Group(name="table", description="The card table in this channel", guild_only=True)
+class DiscordFrontend:
+    """The tables as Discord messages (see the module docstring); one per bot process."""
 
     def __init__(
         self,
@@ -119,7 +93,6 @@ class TablesCog(commands.Cog, name="Tables"):
         self._rendered: dict[Any, str] = {}  # message key -> hash of what it shows now
         self._attached: dict[Any, str | None] = {}  # message key -> the picture file it carries now
         self._v2: dict[Any, bool] = {}  # message key -> it is a Components V2 message
-        self._picks: dict[tuple[int, int, int], dict[str, list[str]]] = {}  # (table, user, ver) -> combo picks
         self._ephemeral: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
         self._dm_failed: set[tuple[int, int]] = set()
         #: (table, seat) -> digest of what the seat's private message must show (see _seat_digest)
@@ -134,38 +107,15 @@ class TablesCog(commands.Cog, name="Tables"):
         self._confirming: dict[int, asyncio.Task[None]] = {}
         #: message key -> the nonce of its create while that create is being retried (see _create)
         self._nonces: dict[tuple[Any, ...], str] = {}
-        self._handlers: dict[str, Callable[[Click], Awaitable[None]]] = {
-            "join": self._join,
-            "leave": self._leave,
-            "leaveyes": self._leave_confirmed,
-            "bot": self._add_computer,
-            "addbot": self._add_computer,
-            "unbot": self._remove_computer,
-            "start": self._start,
-            "cancel": self._ask_close,
-            "end": self._ask_close,
-            "cancelyes": self._cancel_confirmed,
-            "endyes": self._end_confirmed,
-            "again": self._again,
-            "vote": self._vote,
-            "back": self._back,
-            "hint": self._hint,
-            "hand": self._hand,
-            "act": self._choice,
-            "pick": self._choice,
-            "field": self._field,
-            "ok": self._confirm_combo,
-        }
 
-    async def cog_load(self) -> None:
-        comp.set_handler(self.on_component)
-        self.bot.add_dynamic_items(TableButton, TableSelect)
-        self.service.listeners.append(self.on_update)
+    def start(self) -> None:
+        """Show the service's tables from now on."""
+        self.service.add_frontend(self)
 
-    async def cog_unload(self) -> None:
-        if self.on_update in self.service.listeners:
-            self.service.listeners.remove(self.on_update)
-        # nothing may reach Discord or the database once the bot is closing (bot/client.py closes both after this)
+    async def close(self) -> None:
+        """Stop: nothing may reach Discord or the database once the bot is closing (bot/transport/client.py closes both
+        after this)."""
+        self.service.remove_frontend(self)
         for task in self._confirming.values():
             task.cancel()
         await self.outbox.close()
@@ -173,79 +123,29 @@ class TablesCog(commands.Cog, name="Tables"):
             task.cancel()
         await asyncio.gather(*self._posters.values(), *self._confirming.values(), return_exceptions=True)
 
-    # ============================================================== opening a table (called by game cogs)
-    async def open_table(
-        self,
-        interaction: discord.Interaction[Any],
-        game_id: str,
-        options: dict[str, Any],
-        turn_timer: int | None,
-        *,
-        open_records: bool = False,
-    ) -> None:
-        locale = await reader_locale(self.bot, interaction)
-        if interaction.guild_id is None or interaction.channel_id is None:
-            with using(locale):
-                await interaction.response.send_message(_("Tables live in server channels."), ephemeral=True)
-            return
-        try:
-            t = await self.service.create(
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
-                game_id=game_id,
-                host_id=interaction.user.id,
-                host_name=interaction.user.display_name,
-                options=options,
-                turn_timeout=turn_timer,
-                open_records=open_records,
-            )
-        except TableError as e:
-            with using(locale):
-                await interaction.response.send_message(error_text(e, game_id), ephemeral=True)
-            return
-        with using(locale):
-            text = _(
-                "Your {game} table is open. Players click **{join}** on the table message; you click **{start}**"
-                " when the seats are filled.",
-                game=screens.game_title(game_id),
-                join=ui.label(ui.JOIN),
-                start=ui.label(ui.START),
-            )
-        await interaction.response.send_message(text, ephemeral=True)
-        await self._render_table_message(t)
-
-    async def show_table(self, t: Table) -> None:
-        """Post (or refresh) the table message of a table created elsewhere (e.g. by a tournament)."""
-        self._schedule_table(t)
-
-    def _schedule_table(self, t: Table) -> None:
-        # the public message is what a player waits on least: under a short request budget it merges more changes
-        self.outbox.schedule(("table", t.id), functools.partial(self._render_table_message, t), tolerance=requests.LAZY)
-
     # ============================================================== service notifications
-    async def on_update(self, u: TableUpdate) -> None:
+    async def update(self, u: TableUpdate) -> None:
+        """The :class:`~bot.tables.frontends.Frontend` interface: schedule what the update touches (its audience),
+        and queue the posts it brings, written now (in the channel's language, from the table as it is now)."""
         t = u.table
-        if u.kind == "reminder":
-            self._unping(t.id, u.unpings)
-            # through the outbox: a slow or rate-limited send must not hold up the timer of other tables
-            for seat in u.remind:
-                remind = functools.partial(self._remind, t, seat, u.seconds_left, t.version)
-                self.outbox.schedule(("ping", t.id, seat), remind)
-            return
+        who = audience(u)
         self._unping(t.id, u.unpings)
-        self._schedule_table(t)
-        if u.kind in ("started", "action", "seats", "finished", "cancelled") and t.game is not None:
-            for seat, s in enumerate(t.seats):
-                if s.user_id is None:
-                    continue
-                if u.kind == "action" and u.actor_seat == seat and (t.id, seat) in self._responding:
-                    # the click being answered: its response shows this seat's new hand
-                    self._seat_seen[(t.id, seat)] = self._seat_digest(t, seat)
-                    continue
-                self._schedule_private(t, seat, only_if_changed=u.kind == "action")
+        for seat in who.remind:
+            # through the outbox: a slow or rate-limited send must not hold up the timer of other tables
+            remind = functools.partial(self._remind, t, seat, u.seconds_left, t.version)
+            self.outbox.schedule(("ping", t.id, seat), remind)
+        if not who.public:
+            return
+        self.show_table(t)
+        for seat in who.seats:
+            if who.only_if_changed and u.actor_seat == seat and (t.id, seat) in self._responding:
+                # the click being answered: its response shows this seat's new hand
+                self._seat_seen[(t.id, seat)] = self._seat_digest(t, seat)
+                continue
+            self._schedule_private(t, seat, only_if_changed=who.only_if_changed)
         if not t.is_open:
             self._confirm_final(t)
-        if not (u.settlements or u.notices or (u.kind == "finished" and t.game is not None)):
+        if not who.posts:
             return
         money = await self._money(t.guild_id)
         with using(await guild_locale(self.bot, t.guild_id)):  # posts are made now, in the channel's language
@@ -260,6 +160,11 @@ class TablesCog(commands.Cog, name="Tables"):
                 self._queue_post(t.channel_id, notice.text(), key=notice.key)
             if u.kind == "finished" and t.game is not None:
                 self._queue_post(t.channel_id, screens.final_text(t, money), key=owed_key(t.id, "over"))
+
+    def show_table(self, t: Table) -> None:
+        """Draw the table message again (soon: edits are coalesced), e.g. for a table created elsewhere."""
+        # the public message is what a player waits on least: under a short request budget it merges more changes
+        self.outbox.schedule(("table", t.id), functools.partial(self.render_table, t), tolerance=requests.LAZY)
 
     async def _money(self, guild_id: int) -> MoneyValue | None:
         """The server's money value (``/tavolo config``), from the ledger cog's settings (one cache for both), or
@@ -521,7 +426,7 @@ class TablesCog(commands.Cog, name="Tables"):
         msg = layout_message(screen.panel, spec.colour, _rows_of(items), picture=name, alt=f"{screen.panel.title}")
         return msg, picture
 
-    async def _render_table_message(self, t: Table) -> None:
+    async def render_table(self, t: Table) -> None:
         msg, picture = await self._table_message(t)
         key = ("table", t.id)
         if self._rendered.get(key) == _short(msg.digest):
@@ -711,228 +616,28 @@ class TablesCog(commands.Cog, name="Tables"):
         except discord.HTTPException:
             self._ephemeral.pop((t.id, user_id), None)
 
-    # ============================================================== clicks
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer clicks whose component is no longer on the message (a client showing an old version).
-
-        discord.py routes a ``DynamicItem`` only if the message still holds that custom_id, and would
-        otherwise leave the click unanswered ("This interaction failed"); here it gets the usual reply.
-        """
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
-        cid = str(data.get("custom_id", ""))
-        m = _ROUTE.fullmatch(cid)
-        if m is None:
-            return
-        if interaction.message is not None and cid in _custom_ids(interaction.message.components):
-            return  # the DynamicItem on the message handles it
-        values = [str(v) for v in data.get("values", [])]
-        await self.on_component(interaction, int(m["tid"]), m["op"], int(m["ver"]), m["arg"], values)
-
-    async def on_component(
-        self, interaction: discord.Interaction[Any], tid: int, op: str, ver: int, arg: str, values: list[str]
-    ) -> None:
-        handler = self._handlers.get(op)
-        await remember(self.bot, interaction)  # before the click's update renders anything for this user
-        # the handlers' replies are private: made in the clicker's language (renders of others' messages set theirs)
-        with using(await reader_locale(self.bot, interaction)):
-            try:
-                if handler is None:
-                    raise TableError(N_("Unknown control."))
-                await handler(Click(interaction, tid, op, ver, arg, values))
-            except TableError as e:
-                await reply_privately(interaction, self._refusal(e, tid))
-
-    def _refusal(self, err: BaseException, tid: int | None = None) -> str:
-        """A refusal as text in the current locale (the engine's codes need the game that raised them)."""
-        t = self.service.tables.get(tid) if tid is not None else None
-        return error_text(err, t.game_id if t is not None else None)
-
-    def _cached_locale(self, user_id: int | None) -> str | None:
-        prefs = self.pictures.preferences
-        return prefs.cached_user_locale(user_id) if prefs is not None and user_id is not None else None
-
-    def relocalise_user(self, user_id: int) -> None:
-        """The user chose another language: send their hands again (in it) at every table they sit at."""
-        for t in list(self.service.tables.values()):
-            if t.game is None:
-                continue
-            for seat, s in enumerate(t.seats):
-                if s.user_id == user_id:
-                    self._schedule_private(t, seat)
-
-    def relocalise_guild(self, guild_id: int) -> None:
-        """The server's language changed: its table messages show it from their next render (now)."""
-        for t in list(self.service.tables.values()):
-            if t.guild_id == guild_id:
-                self._schedule_table(t)
-
-    # one handler per operation of a custom id (``tb:<table>:<op>:...``); see ``_handlers``
-    async def _join(self, c: Click) -> None:
-        await self.service.join(c.tid, c.uid, c.interaction.user.display_name)
-        await c.interaction.response.defer()
-
-    async def _leave(self, c: Click) -> None:
-        if self.service.get(c.tid).status == "running":
-            await c.interaction.response.send_message(
-                _(
-                    "Leave the game? The computer will play your seat (you can come back with **{back}**).",
-                    back=ui.label(ui.BACK),
-                ),
-                view=_confirm(c.tid, "leaveyes", _("Yes, leave")),
-                ephemeral=True,
-            )
-            return
-        await self.service.leave(c.tid, c.uid)
-        await c.interaction.response.defer()
-
-    async def _leave_confirmed(self, c: Click) -> None:
-        await self.service.leave(c.tid, c.uid)
-        await c.interaction.response.edit_message(content=_("You left; the computer plays your seat."), view=None)
-
-    async def _add_computer(self, c: Click) -> None:
-        level = (c.values[0] if c.values else None) if c.op == "addbot" else None
-        await self.service.add_computer(c.tid, c.uid, level)
-        await c.interaction.response.defer()
-
-    async def _remove_computer(self, c: Click) -> None:
-        await self.service.remove_computer(c.tid, c.uid)
-        await c.interaction.response.defer()
-
-    async def _start(self, c: Click) -> None:
-        await c.interaction.response.defer()
-        await self.service.start(c.tid, c.uid)
-
-    async def _ask_close(self, c: Click) -> None:
-        t = self.service.get(c.tid)
-        if c.uid != t.host_id and not _is_admin(c.interaction):
-            raise TableError(HOST_ONLY)
-        if c.op == "cancel":
-            question = _("Really cancel this table?")
-        else:
-            question = _("Really end this table now (an unfinished hand is not scored)?")
-        await c.interaction.response.send_message(
-            question, view=_confirm(c.tid, c.op + "yes", _("Yes")), ephemeral=True
-        )
-
-    async def _cancel_confirmed(self, c: Click) -> None:
-        await self.service.cancel(c.tid, c.uid, is_admin=_is_admin(c.interaction))
-        await c.interaction.response.edit_message(content=_("Table cancelled."), view=None)
-
-    async def _end_confirmed(self, c: Click) -> None:
-        if self.service.get(c.tid).status == "lobby":
-            await self.service.cancel(c.tid, c.uid, is_admin=_is_admin(c.interaction))
-        else:
-            await self.service.end(c.tid, c.uid, is_admin=_is_admin(c.interaction))
-        await c.interaction.response.edit_message(content=_("Table ended."), view=None)
-
-    async def _again(self, c: Click) -> None:
-        new = await self.service.rematch(c.tid, c.uid, c.interaction.user.display_name)
-        await c.interaction.response.send_message(
-            _(
-                "A new {game} table is open below, with the same options and computers. The others click **{join}**;"
-                " you click **{start}**.",
-                game=screens.game_title(new.game_id),
-                join=ui.label(ui.JOIN),
-                start=ui.label(ui.START),
-            ),
-            ephemeral=True,
-        )
-
-    async def _vote(self, c: Click) -> None:
-        votes, humans = await self.service.vote_stop(c.tid, c.uid)
-        text = _("Your vote is counted ({votes}/{humans}).", votes=votes, humans=humans)
-        await c.interaction.response.send_message(text, ephemeral=True)
-
-    async def _back(self, c: Click) -> None:
-        await self.service.reclaim(c.tid, c.uid)
-        await c.interaction.response.send_message(_(WELCOME_BACK), ephemeral=True)
-
-    async def _hint(self, c: Click) -> None:
-        """The strong computer's suggestion for the clicking player's seat, privately (``hints`` tables)."""
-        # a search takes a moment: acknowledge first (an interaction must be answered within 3 s)
-        await c.interaction.response.defer(ephemeral=True, thinking=True)
-        t, seat, found = await self.service.hint(c.tid, c.uid)
-        assert t.game is not None
-        # (on_component set the clicker's language; the panel gives the choices' own labels)
-        panel = registry.renderer(t.game_id).private_panel(t.game.view(seat), t.names)
-        await c.interaction.edit_original_response(content=hint_text(t.game_id, found, panel))
-
-    async def _hand(self, c: Click) -> None:
-        await self._show_hand(c.interaction, c.tid)
-
-    async def _choice(self, c: Click) -> None:
-        """A button (``act``) or select option (``pick``) that carries one action."""
-        t = self.service.get(c.tid)
-        seat = t.seat_of(c.uid)
-        raw = c.values[0] if c.op == "pick" and c.values else c.arg
-        try:
-            action = decode_action(raw, lambda: screens.legal_at(t, seat, c.ver))
-        except IllegalAction:
-            raise StaleAction(STALE) from None
-        if action is None or seat is None:
-            raise TableError(UNAVAILABLE)
-        await self._act(c.interaction, t, action, c.ver)
-
-    async def _field(self, c: Click) -> None:
-        """One multi-pick menu of a combination (e.g. the cards to discard); Confirm sends them together."""
-        t = self.service.get(c.tid)
-        fields = screens.combo_fields(t, t.seat_of(c.uid))
-        if fields is None:
-            raise StaleAction(STALE)
-        offered = {card for f in fields if f["key"] == c.arg for card in f.get("from", [])}
-        # a value that was never offered (a modified client) is refused now, not when Confirm fails
-        if not c.values or not set(c.values) <= offered:
-            raise TableError(UNAVAILABLE)
-        self._picks.setdefault((c.tid, c.uid, c.ver), {})[c.arg] = c.values
-        await c.interaction.response.defer()
-
-    async def _confirm_combo(self, c: Click) -> None:
-        t = self.service.get(c.tid)
-        picks = self._picks.get((c.tid, c.uid, c.ver), {})
-        base = decode_action(c.arg, lambda: [])
-        if base is None:
-            raise TableError(UNAVAILABLE)
-        fields = screens.combo_fields(t, t.seat_of(c.uid))
-        if fields is None:
-            if t.seat_of(c.uid) is None or t.game is None:
-                raise TableError(NOT_PLAYING)
-            raise StaleAction(STALE)
-        if any(f["key"] not in picks for f in fields):
-            raise TableError(N_("Pick the cards in every menu first, then Confirm."))
-        action = dict(base)
-        for f in fields:
-            vals = picks[f["key"]]
-            action[f["key"]] = vals[0] if f["count"] == 1 else sorted(vals)
-        await self._act(c.interaction, t, action, c.ver)
-        self._picks.pop((c.tid, c.uid, c.ver), None)
-
-    async def _act(self, interaction: discord.Interaction[Any], t: Table, action: Action, ver: int) -> None:
-        uid = interaction.user.id
-        seat = t.seat_of(uid)
-        responding = (t.id, seat if seat is not None else -1)
+    # ============================================================== answering a click (the cog carries it out)
+    @contextlib.contextmanager
+    def answering(self, table_id: int, seat: int | None) -> Iterator[None]:
+        """While a click of ``seat`` is being carried out: its own update draws nothing for that seat (the click's
+        response will show it, see :meth:`answer_click`)."""
+        responding = (table_id, seat if seat is not None else -1)
         self._responding.add(responding)
         try:
-            await self.service.act(t.id, uid, action, ver)
-        except TableError as e:
-            self._responding.discard(responding)
-            await reply_privately(interaction, self._refusal(e, t.id))
-            if seat is not None and t.game is not None:
-                # the clicked message was out of date: send the hand again even if this process believes it is
-                # shown, so the player's message changes and shows what they may do now
-                in_dm = interaction.guild_id is None
-                self._rendered.pop(("dm", t.id, seat) if in_dm else ("eph", t.id, seat), None)
-                self._schedule_private(t, seat)
-            return
+            yield
         finally:
             self._responding.discard(responding)
-        if seat is None or t.game is None:
-            await interaction.response.defer()
-            return
-        # Answer the click by updating the very message clicked: one request acknowledges and re-renders (and
-        # carries the new hand picture, when it changed).
+
+    def redraw_seat(self, t: Table, seat: int, *, in_dm: bool) -> None:
+        """Send the seat's hand again even if this process believes it is shown (a click on an out-of-date
+        message was refused: the player's message must change to show what they may do now)."""
+        self._rendered.pop(("dm", t.id, seat) if in_dm else ("eph", t.id, seat), None)
+        self._schedule_private(t, seat)
+
+    async def answer_click(self, interaction: discord.Interaction[Any], t: Table, seat: int) -> None:
+        """Answer a carried-out click by updating the very message clicked: one request acknowledges and re-renders
+        (and carries the new hand picture, when it changed)."""
+        uid = interaction.user.id
         in_dm = interaction.guild_id is None
         key = ("dm", t.id, seat) if in_dm else ("eph", t.id, seat)
         self._learn(key, interaction.message)
@@ -969,12 +674,9 @@ class TablesCog(commands.Cog, name="Tables"):
         if not in_dm:  # only now: an edit of the original response before the response itself fails
             self._ephemeral[(t.id, uid)] = (interaction, time.monotonic())
 
-    async def _show_hand(self, interaction: discord.Interaction[Any], tid: int) -> None:
-        await remember(self.bot, interaction)  # the hand below is rendered in the language of this very client
-        t = self.service.get(tid)
-        seat = t.seat_of(interaction.user.id)
-        if seat is None or t.game is None:
-            raise TableError(NOT_PLAYING)
+    async def show_hand(self, interaction: discord.Interaction[Any], t: Table, seat: int) -> None:
+        """The seat's hand as the answer to ``interaction``, seen by its player only (kept up to date for 14 minutes:
+        the fallback of a player whose DMs are closed)."""
         key = ("eph", t.id, seat)
         self._v2.pop(key, None)  # a new message: its form is chosen afresh
         self._attached.pop(key, None)
@@ -989,86 +691,36 @@ class TablesCog(commands.Cog, name="Tables"):
         await self._sent(t, key, msg)
         self._ephemeral[(t.id, interaction.user.id)] = (interaction, time.monotonic())
 
-    # ============================================================== /table commands
-    def _here(self, interaction: discord.Interaction[Any]) -> Table:
-        t = self.service.in_channel(interaction.channel_id or 0)
-        if t is None:
-            raise TableError(N_("There is no open table in this channel."))
-        return t
-
-    async def swap_seats(self, interaction: discord.Interaction[Any], game_id: str, a: int, b: int) -> None:
-        """``/<game> swap``: exchange two lobby seats (partnership games)."""
-        t = self.service.in_channel(interaction.channel_id or 0)
-        with using(await reader_locale(self.bot, interaction)):
-            if t is None or t.game_id != game_id:
-                text = _("There is no {game} lobby in this channel.", game=screens.game_title(game_id))
-                await interaction.response.send_message(text, ephemeral=True)
-                return
-            await self.service.swap_seats(t.id, interaction.user.id, a, b)
-            text = _("Seats {a} and {b} swapped.", a=a + 1, b=b + 1)
-        await interaction.response.send_message(text, ephemeral=True)
-
-    @table.command(name="status", description="Show the table in this channel again (re-posts its message)")
-    async def status(self, interaction: discord.Interaction[Any]) -> None:
-        t = self._here(interaction)
-        with using(await reader_locale(self.bot, interaction)):
-            await interaction.response.send_message(_("Here is the table."), ephemeral=True)
+    async def repost_table(self, t: Table) -> None:
+        """Post the table message afresh (the old one deleted): ``/table status``."""
         old = t.messages.get("table")
         await self.service.set_message(t.id, "table", None)
         for known in (self._rendered, self._attached, self._v2):
             known.pop(("table", t.id), None)
         await self.service.set_message(t.id, "v2:table", None)  # a new message: its form is chosen afresh
-        await self._render_table_message(t)
+        await self.render_table(t)
         if old is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self.bot.get_partial_messageable(t.channel_id).get_partial_message(old).delete()
 
-    @table.command(name="hand", description="Show your hand and choices (only you can see it)")
-    async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        await self._show_hand(interaction, self._here(interaction).id)
+    def _cached_locale(self, user_id: int | None) -> str | None:
+        prefs = self.pictures.preferences
+        return prefs.cached_user_locale(user_id) if prefs is not None and user_id is not None else None
 
-    @table.command(name="images", description="Card pictures in your hands and DMs, or as the server says")
-    @app_commands.describe(mode="Pictures with the text, text only, or the server's setting")
-    async def images(self, interaction: discord.Interaction[Any], mode: Literal["on", "off", "server"]) -> None:
-        if self.pictures.preferences is None:
-            raise TableError(N_("Preferences are not available."))
-        await self.pictures.preferences.set_images(interaction.user.id, None if mode == "server" else mode == "on")
-        with using(await reader_locale(self.bot, interaction)):
-            text = {
-                "on": _("Card pictures on for your hands, from your next update."),
-                "off": _("Text only for your hands, from your next update."),
-                "server": _("Card pictures as this server is set for your hands, from your next update."),
-            }[mode]
-        await interaction.response.send_message(text, ephemeral=True)
+    def relocalise_user(self, user_id: int) -> None:
+        """The user chose another language: send their hands again (in it) at every table they sit at."""
+        for t in list(self.service.tables.values()):
+            if t.game is None:
+                continue
+            for seat, s in enumerate(t.seats):
+                if s.user_id == user_id:
+                    self._schedule_private(t, seat)
 
-    @table.command(name="back", description="Take your seat back from the computer")
-    async def back(self, interaction: discord.Interaction[Any]) -> None:
-        await self.service.reclaim(self._here(interaction).id, interaction.user.id)
-        with using(await reader_locale(self.bot, interaction)):
-            await interaction.response.send_message(_(WELCOME_BACK), ephemeral=True)
-
-    @table.command(name="timer", description="Host: set the turn timer of this table")
-    @app_commands.describe(seconds=TURN_TIMER_HELP)
-    async def timer(self, interaction: discord.Interaction[Any], seconds: TurnTimer) -> None:
-        t = self._here(interaction)
-        if interaction.user.id != t.host_id and not _is_admin(interaction):
-            raise TableError(N_("Only the host can change the timer."))
-        await self.service.set_timeout(t.id, seconds)
-        with using(await reader_locale(self.bot, interaction)):
-            text = _n("Turn timer set to {n} second.", "Turn timer set to {n} seconds.", seconds)
-        await interaction.response.send_message(text, ephemeral=True)
-
-    @table.command(name="end", description="Host: end or cancel the table in this channel")
-    async def end(self, interaction: discord.Interaction[Any]) -> None:
-        t = self._here(interaction)
-        if interaction.user.id != t.host_id and not _is_admin(interaction):
-            raise TableError(HOST_ONLY)
-        with using(await reader_locale(self.bot, interaction)):
-            await interaction.response.send_message(
-                _("Really end this table? An unfinished hand is not scored."),
-                view=_confirm(t.id, "endyes", _("Yes, end it")),
-                ephemeral=True,
-            )
+    def relocalise_guild(self, guild_id: int) -> None:
+        """The server's language changed: its table messages show it from their next render (now)."""
+        for t in list(self.service.tables.values()):
+            if t.guild_id == guild_id:
+                self.show_table(t)
 
     # ============================================================== restart
     async def restore(self) -> None:
@@ -1132,7 +784,7 @@ class TablesCog(commands.Cog, name="Tables"):
             shown = t.messages.get(f"h:{_persisted(key)}")
             if shown is not None:
                 self._rendered.setdefault(key, f"{shown:024x}")
-        self._schedule_table(t)
+        self.show_table(t)
         if t.game is not None:
             for seat, s in enumerate(t.seats):
                 if s.user_id is not None and not t.messages.get(f"dmx:{seat}"):
@@ -1140,22 +792,6 @@ class TablesCog(commands.Cog, name="Tables"):
 
 
 # ==================================================================== helpers
-_ROUTE = re.compile(r"t[bs]:(?P<tid>\d+):(?P<op>[a-z]+):(?P<ver>\d+):(?P<arg>.*)")
-
-
-def _custom_ids(components: list[Any]) -> set[str]:
-    out: set[str] = set()
-    for c in components:
-        cid = getattr(c, "custom_id", None)
-        if cid:
-            out.add(cid)
-        out |= _custom_ids(list(getattr(c, "children", []) or []))
-        accessory = getattr(c, "accessory", None)
-        if accessory is not None:
-            out |= _custom_ids([accessory])
-    return out
-
-
 _UNKNOWN = "?"  # what a message carries when this process has not sent it (e.g. after a restart)
 _ABSENT = object()
 
@@ -1198,21 +834,3 @@ def _mention(user_id: int) -> str:
 
 def _channel_mention(channel_id: int) -> str:
     return f"<#{channel_id}>"
-
-
-def _confirm(tid: int, op: str, label: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(TableButton.make(tid, op, label, style=discord.ButtonStyle.danger))
-    return view
-
-
-def _is_admin(interaction: discord.Interaction[Any]) -> bool:
-    perms = interaction.permissions
-    return bool(perms and perms.manage_guild)
-
-
-async def setup(bot: commands.Bot) -> None:
-    tolerate_lost_callback_answers()  # a click answered although Discord's reply to it got lost (a 5xx) is answered
-    s = services_of(bot)
-    pictures = Pictures(s.guild_settings, s.preferences, s.pictures, default=s.images_default)
-    await bot.add_cog(TablesCog(bot, s.tables, edit_interval=s.edit_interval, pictures=pictures))

@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 CHANNEL = "tavolo_forwarded_interactions"
 # PostgreSQL refuses NOTIFY payloads from 8,000 bytes; interactions are compressed far below that.
 _MAX_PAYLOAD = 7900
-# The custom ids of table controls (cogs/tables.py): ``tb:<table id>:…`` and ``ts:<table id>:…``.
+# The custom ids of table controls (cogs/tables/cog.py): ``tb:<table id>:…`` and ``ts:<table id>:…``.
 _TABLE_CONTROL = re.compile(r"^t[bs]:(\d+):")
 _COMPONENT, _MODAL_SUBMIT = 3, 5
 

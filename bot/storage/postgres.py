@@ -1,4 +1,4 @@
-"""The PostgreSQL backend (asyncpg): the same interface as the SQLite :class:`~bot.db.Database`.
+"""The PostgreSQL backend (asyncpg): the same interface as the SQLite :class:`~bot.storage.db.Database`.
 
 ``Database.open("postgresql://user@host/db")`` lands here. What differs from SQLite, and why:
 
@@ -9,11 +9,11 @@
 * **Readers** get their own pooled connection. :meth:`reader` opens a ``REPEATABLE READ READ ONLY``
   transaction, so the several statements of one read (a leaderboard's seasons, totals and names) see one
   snapshot, like SQLite's WAL reader; inside a transaction of the current task it reuses that transaction.
-* **SQL** is the services' SQLite-flavoured text, translated by :mod:`bot.db_dialect` (placeholders,
+* **SQL** is the services' SQLite-flavoured text, translated by :mod:`bot.storage.dialect` (placeholders,
   ``INSERT OR IGNORE``, timestamp defaults, ``lastrowid``). ``SUM`` over integers comes back as ``int``
   (a ``numeric`` codec), as with SQLite.
 * **Errors**: constraint violations and the append-only triggers raise :class:`PgIntegrityError`, a
-  subclass of :data:`bot.db.IntegrityError`; other server errors :class:`PgDatabaseError`
+  subclass of :data:`bot.storage.db.IntegrityError`; other server errors :class:`PgDatabaseError`
   (a ``sqlite3.OperationalError``), so callers catch one family of exceptions.
 * **Migrations**: the same numbered files; ``migrations/postgres/NNN_name.sql`` replaces a file whose
   SQLite text the dialect layer cannot translate (001's triggers). They run under an advisory lock, so
@@ -33,8 +33,8 @@ from typing import Any, Self
 
 import asyncpg
 
-from bot.db import _ACTIVE_TX, MIGRATIONS_DIR, Database, Migration, MigrationError, load_migrations
-from bot.db_dialect import translate, translate_ddl
+from bot.storage.base import _ACTIVE_TX, MIGRATIONS_DIR, DatabaseBase, Migration, MigrationError, load_migrations
+from bot.storage.dialect import translate, translate_ddl
 
 __all__ = ["PgConnection", "PgDatabaseError", "PgIntegrityError", "PostgresDatabase"]
 
@@ -116,7 +116,7 @@ class PgCursor:
 
 
 class PgConnection:
-    """aiosqlite's connection API over one asyncpg connection (see :class:`bot.db.Connection`)."""
+    """aiosqlite's connection API over one asyncpg connection (see :class:`bot.storage.db.Connection`)."""
 
     def __init__(self, raw: asyncpg.Connection, identity_tables: frozenset[str]) -> None:
         self.raw = raw
@@ -196,8 +196,8 @@ class _Listener:
             await self._raw.close()
 
 
-class PostgresDatabase(Database):
-    """A PostgreSQL database behind :class:`~bot.db.Database`'s interface (see the module docstring)."""
+class PostgresDatabase(DatabaseBase):
+    """A PostgreSQL database behind :class:`~bot.storage.db.Database`'s interface (see the module docstring)."""
 
     dialect = "postgres"
 

@@ -8,35 +8,38 @@ import json
 import logging
 import multiprocessing
 import os
+import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import interaction_log
 from bot.ai_runner import AgentRunner
 from bot.config import Settings
-from bot.db import Database
 from bot.engine.protocol import Action
-from bot.forwarding import InteractionForwarder
 from bot.games import registry
-from bot.gateway import IdentifyPacer, ResumingShard
 from bot.i18n import _, using
-from bot.images import ImageCache, sprites
+from bot.images import ImageCache, sprites, warmup
 from bot.images import prepare as prepare_images
 from bot.ledger import Ledger
 from bot.preferences import Preferences
 from bot.ratings import Ratings
 from bot.render.errors import error_text
-from bot.requests import RequestScheduler
 from bot.services import Services
+from bot.storage.db import Database
 from bot.tables.service import TableError, TableService
 from bot.tournaments import GuildSettings, TournamentError, TournamentService
+from bot.transport import interaction_log
+from bot.transport.forwarding import InteractionForwarder
+from bot.transport.gateway import IdentifyPacer, ResumingShard
+from bot.transport.requests import RequestScheduler
 from cogs import _scheduling
 from cogs._locale import reader_locale
 from cogs._translator import TavoloTranslator
@@ -108,7 +111,7 @@ class TavoloBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.edit_interval = edit_interval
-        #: plans every REST request within Discord's global and per-route limits (bot/requests.py)
+        #: plans every REST request within Discord's global and per-route limits (bot/transport/requests.py)
         self.requests = RequestScheduler()
         _scheduling.install(self.http, self.requests)
         self.cog_modules = cogs
@@ -121,19 +124,19 @@ class TavoloBot(commands.AutoShardedBot):
         self.forwarder: InteractionForwarder | None = None
         self._identify_pacer = IdentifyPacer()
         self._sprite_pool: ProcessPoolExecutor | None = None
-        # an interaction that can no longer be answered is logged as one INFO line (bot/interaction_log.py)
+        # an interaction that can no longer be answered is logged as one INFO line (bot/transport/interaction_log.py)
         interaction_log.install(self._connection.parsers)
 
     async def launch_shard(self, gateway: yarl.URL, shard_id: int, *, initial: bool = False) -> None:
         await super().launch_shard(gateway, shard_id, initial=initial)
-        # A failed reconnect retries RESUME instead of starting a new session (bot/gateway.py). The library
+        # A failed reconnect retries RESUME instead of starting a new session (bot/transport/gateway.py). The library
         # builds its Shard objects itself, so the policy is given to each one as it is launched.
         shard = self._AutoShardedClient__shards.get(shard_id)  # type: ignore[attr-defined]
         if shard is not None and type(shard) is not ResumingShard:
             shard.__class__ = ResumingShard
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
-        # (not discord.py's fixed 5 s before every IDENTIFY but the first: bot/gateway.py IdentifyPacer)
+        # (not discord.py's fixed 5 s before every IDENTIFY but the first: bot/transport/gateway.py IdentifyPacer)
         await self._identify_pacer.wait()
 
     async def setup_hook(self) -> None:
@@ -204,7 +207,7 @@ class TavoloBot(commands.AutoShardedBot):
         assert store is not None
         store.prune()  # sprites of art code that no longer runs
         decks = [d for d in (_deck_of(g) for g in first) if d is not None]
-        todo = sprites.missing(dict.fromkeys([*decks, *sprites.DECKS]))
+        todo = warmup.missing(dict.fromkeys([*decks, *sprites.DECKS]))
         if not todo:
             log.info("card sprites: every deck loads from %s", store.dir)
             return
@@ -212,7 +215,7 @@ class TavoloBot(commands.AutoShardedBot):
         pool = self._sprite_pool = ProcessPoolExecutor(
             1, mp_context=ctx, initializer=_sprite_worker, initargs=(os.getpid(),)
         )
-        jobs = sprites.prepare_in(pool, todo)
+        jobs = warmup.prepare_in(pool, todo)
         started = time.monotonic()
 
         async def report() -> None:
@@ -311,3 +314,35 @@ def _deck_of(game_id: str) -> str | None:
         return registry.get(game_id).deck
     except KeyError:
         return None
+
+
+@asynccontextmanager
+async def offline_bot() -> AsyncIterator[TavoloBot]:
+    """Tavolo's bot with every cog loaded and its command tree built, never connected (a throwaway database)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(
+            token="offline",
+            database=Path(tmp) / "tavolo.db",
+            dev_guild=None,
+            api_base=None,
+            gateway_url=None,
+            log_level="WARNING",
+            turn_timeout=90,
+            ai_workers=1,
+            images=False,
+        )
+        bot = TavoloBot(settings)
+
+        async def no_sync() -> None:  # offline: nothing to sync with
+            return None
+
+        bot._sync_commands = no_sync  # type: ignore[method-assign]
+        # cogs that wait for the gateway's READY (tournaments resume then) wait on this, not fail: never logged in
+        bot._ready = asyncio.Event()
+        await bot.setup_hook()
+        try:
+            yield bot
+        finally:
+            for name in list(bot.cogs):  # their unload stops what they started
+                await bot.remove_cog(name)
+            await bot.close_services()  # never connected: no gateway to close

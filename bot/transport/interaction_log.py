@@ -29,7 +29,7 @@ UNKNOWN_INTERACTION = 10062
 ALREADY_ACKNOWLEDGED = 40060
 
 #: where discord.py (and the bot's own command-tree handler) log a failed interaction handler
-LOGGERS = ("discord.ui.view", "discord.client", "discord.app_commands.tree", "bot.client")
+LOGGERS = ("discord.ui.view", "discord.client", "discord.app_commands.tree", "bot.transport.client")
 
 
 def expired_cause(error: BaseException | None) -> BaseException | None:
