@@ -1,0 +1,156 @@
+"""The client in a real Chromium against a scripted stand-in of the bot (stub.py): signing in through the SDK,
+playing a card from the hand, refusals, the confirmation before leaving, a dropped WebSocket, the phone layout."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from .harness import Seat, chromium, open_seat
+from .stub import HAND, StubBot, wait_for
+
+
+@pytest.fixture
+async def stub() -> AsyncIterator[StubBot]:
+    bot = await StubBot().start()
+    try:
+        yield bot
+    finally:
+        await bot.stop()
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Any]:
+    async with chromium() as b:
+        yield b
+
+
+async def alice(browser: Any, stub: StubBot, **size: int) -> Seat:
+    seat = await open_seat(
+        browser,
+        stub.url,
+        code="code-alice",
+        user_id="1",
+        username="alice",
+        client_id="4242",
+        instance_id="i-1",
+        channel_id="100",
+        guild_id="10",
+        **size,
+    )
+    await seat.frame.wait_for_selector(".hand .card.legal")
+    return seat
+
+
+def hellos(stub: StubBot) -> list[dict[str, Any]]:
+    return [f for f in stub.received if f.get("t") == "hello"]
+
+
+async def test_signs_in_through_the_sdk_and_plays_a_tapped_card(browser: Any, stub: StubBot) -> None:
+    seat = await alice(browser, stub)
+    assert await seat.sdk_commands() == ["AUTHORIZE", "AUTHENTICATE"]
+    [hello] = hellos(stub)
+    assert hello["known"] == {} and stub.sessions[hello["session"]] is True
+    frame = seat.frame
+    assert await frame.locator(".hand .card").count() == 10
+    assert await frame.locator(".seat").count() == 4
+    assert await frame.locator(".turn").inner_text() == "Your turn"
+    # the public texts are markdown from the bot: bold stays bold, nothing is injected as markup
+    assert await frame.locator(".public strong").text_content() == "scripted"
+
+    await frame.locator('.hand .card[data-card="KS"]').click()
+    await wait_for(lambda: any(f.get("t") == "act" for f in stub.received))
+    [act] = [f for f in stub.received if f.get("t") == "act"]
+    assert act["table"] == 7 and act["version"] == 1 and act["action"] == {"type": "play", "card": "KS"}
+    await frame.wait_for_selector('.trick .card[data-card="KS"]')
+    assert await frame.locator(".hand .card").count() == 9
+    # the select of the Discord DM is not repeated: the hand is the control
+    assert await frame.locator("select.control").count() == 0
+    assert seat.errors == []
+
+
+async def test_a_refusal_shows_the_bots_text_and_changes_nothing(browser: Any, stub: StubBot) -> None:
+    seat = await alice(browser, stub)
+    stub.refuse_next = "You must follow suit."
+    await seat.frame.locator('.hand .card[data-card="AS"]').click()
+    toast = seat.frame.locator(".toast")
+    await toast.wait_for()
+    assert await toast.inner_text() == "You must follow suit."
+    assert await seat.frame.locator(".hand .card").count() == 10
+    assert seat.errors == []
+
+
+async def test_leaving_a_running_game_asks_first(browser: Any, stub: StubBot) -> None:
+    seat = await alice(browser, stub)
+    frame = seat.frame
+    await frame.locator('button[data-op="leave"]').click()
+    modal = frame.locator(".modal")
+    await modal.wait_for()
+    assert "Leave the game?" in await modal.inner_text()
+    await modal.get_by_role("button", name="No").click()
+    assert await frame.locator(".modal").count() == 0
+    assert not [f for f in stub.received if f.get("t") == "lobby"]
+
+    await frame.locator('button[data-op="leave"]').click()
+    await frame.locator(".modal").get_by_role("button", name="Yes, leave").click()
+    await wait_for(lambda: any(f.get("t") == "lobby" for f in stub.received))
+    [lobby] = [f for f in stub.received if f.get("t") == "lobby"]
+    assert lobby["op"] == "leave" and lobby["table"] == 7
+    await frame.wait_for_selector('.table[data-status="finished"]')
+
+
+async def test_a_dropped_websocket_reconnects_with_a_fresh_session_and_resumes(browser: Any, stub: StubBot) -> None:
+    seat = await alice(browser, stub)
+    frame = seat.frame
+    first = hellos(stub)[0]
+    await stub.drop()
+    # the table moves on while the page is away: the page must come back showing it
+    await stub.play("AS")
+    await wait_for(lambda: len(hellos(stub)) == 2)
+    again = hellos(stub)[1]
+    # it says which version it holds, and uses a new session from api/session (a session is used once)
+    assert again["known"] == {"7": 1}
+    assert again["session"] != first["session"] and stub.session_requests == 1
+    await frame.wait_for_selector('.trick .card[data-card="AS"]')
+    assert await frame.locator(".hand .card").count() == 9
+    await frame.locator('.hand .card[data-card="QH"]').click()
+    await frame.wait_for_selector('.trick .card[data-card="QH"]')
+    acts = [f for f in stub.received if f.get("t") == "act"]
+    assert acts[-1]["version"] == 2
+    assert seat.errors == []
+
+
+async def test_a_patch_that_does_not_follow_the_held_version_resyncs(browser: Any, stub: StubBot) -> None:
+    seat = await alice(browser, stub)
+    # a patch from a version the page never saw: it must not be applied on top, but fetched whole
+    stub.version += 5
+    await stub.play("AS")
+    await wait_for(lambda: len(hellos(stub)) == 2)
+    assert hellos(stub)[1]["known"] == {"7": 1}
+    await seat.frame.wait_for_selector('.trick .card[data-card="AS"]')
+
+
+async def test_phone_frame_shows_the_whole_hand(browser: Any) -> None:
+    stub = await StubBot(hand=HAND).start()
+    try:
+        seat = await alice(browser, stub, width=360, height=640)
+        cards = seat.frame.locator(".hand .card")
+        assert await cards.count() == 13
+        boxes = [await cards.nth(i).bounding_box() for i in range(13)]
+        for box in boxes:
+            assert box is not None
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 640
+        # each card shows at least its corner index (overlapping, never hidden under the next)
+        steps = [b["x"] - a["x"] for a, b in itertools.pairwise(boxes)]  # type: ignore[index]
+        assert min(steps) >= 14
+        # the table and its seats fit the frame too
+        for i in range(await seat.frame.locator(".seat").count()):
+            box = await seat.frame.locator(".seat").nth(i).bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+        assert seat.errors == []
+    finally:
+        await stub.stop()
