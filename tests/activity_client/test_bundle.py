@@ -1,0 +1,43 @@
+"""The committed client bundle (bot/activity/static) is exactly what web/src builds to with the locked esbuild:
+running the bot never needs Node, and nobody can change the bundle without its source."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / "web"
+STATIC = ROOT / "bot" / "activity" / "static"
+FILES = ("index.html", "app.js", "app.css")
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
+def test_dependencies_are_pinned() -> None:
+    pkg = json.loads((WEB / "package.json").read_text())
+    lock = json.loads((WEB / "package-lock.json").read_text())
+    for name, version in {**pkg["dependencies"], **pkg["devDependencies"]}.items():
+        assert version[0].isdigit(), f"{name} must be pinned to one version, not {version!r}"
+        assert lock["packages"][f"node_modules/{name}"]["version"] == version
+
+
+def test_committed_bundle_is_rebuilt_byte_for_byte(tmp_path: Path) -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (only needed to change the client)")
+    if not (WEB / "node_modules" / "esbuild").is_dir():
+        if _in_ci():
+            pytest.fail("web/node_modules is missing: .ci/run runs `npm ci` in web/")
+        pytest.skip("run `cd web && npm ci` first")
+    subprocess.run([node, "build.mjs", str(tmp_path)], cwd=WEB, check=True, timeout=120)
+    for name in FILES:
+        built = (tmp_path / name).read_bytes()
+        assert built == (STATIC / name).read_bytes(), f"{name} differs: run `cd web && npm ci && npm run build`"
