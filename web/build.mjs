@@ -1,6 +1,6 @@
-// Builds the Activity's client into bot/activity/static/ (the bot serves it as / and /assets/<file>), or into
-// the folder given as the first argument (the reproducibility test): app.js and app.css bundled by esbuild,
-// index.html copied. The output depends only
+// Builds the Activity's client into bot/activity/static/ (the bot serves index.html as / and assets/<file> as
+// /assets/<file>), or into the folder given as the first argument (the reproducibility test): app.js and app.css
+// bundled by esbuild into assets/, index.html copied. The output depends only
 // on web/src and the locked packages, so a rebuild is byte-for-byte the committed bundle.
 import { copyFileSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -10,7 +10,7 @@ import * as esbuild from "esbuild";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = resolve(process.argv[2] ?? join(here, "..", "bot", "activity", "static"));
-mkdirSync(out, { recursive: true });
+mkdirSync(join(out, "assets"), { recursive: true });
 
 await esbuild.build({
   absWorkingDir: here,
@@ -21,7 +21,7 @@ await esbuild.build({
   minify: true,
   legalComments: "eof",
   charset: "utf8",
-  outdir: out,
+  outdir: join(out, "assets"),
   logLevel: "warning",
 });
 await esbuild.build({
@@ -30,7 +30,7 @@ await esbuild.build({
   bundle: true,
   minify: true,
   charset: "utf8",
-  outdir: out,
+  outdir: join(out, "assets"),
   logLevel: "warning",
 });
 copyFileSync(join(here, "src", "index.html"), join(out, "index.html"));

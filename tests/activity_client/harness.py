@@ -1,8 +1,9 @@
 """The browser side of the Activity tests: Debian's Chromium driven by Playwright, and a harness page that plays
 Discord's part of the Embedded App SDK's postMessage protocol around the client's iframe.
 
-The harness is served by the test itself (a Playwright route) at a path of the bot's own origin, so the SDK's
-origin check accepts its messages as it accepts the Discord client's. It answers the handshake with READY,
+The harness is served by the test itself (a Playwright route: nothing leaves the machine) as
+``https://discord.com/…``, the origin the SDK accepts messages from and the only kind the bot's
+Content-Security-Policy lets frame the page. It answers the handshake with READY,
 AUTHORIZE with the OAuth2 code the fake Discord knows for that user, and AUTHENTICATE with the user; it records
 every command the client sent (``window.__sdk``) so a test can check the order of the steps.
 """
@@ -30,7 +31,7 @@ FLAGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
-HARNESS_PATH = "/__discord_harness__"
+HARNESS_URL = "https://discord.com/activities/tavolo-harness"
 
 HARNESS_HTML = """<!doctype html>
 <html><head><meta charset="utf-8"><title>harness</title>
@@ -126,7 +127,13 @@ async def open_seat(
 ) -> Seat:
     """A new browser context (its own storage, like another person's phone) with the harness around the
     client; returns once the client's iframe exists (the SDK steps run on their own)."""
-    context = await browser.new_context(viewport={"width": width, "height": height})
+    viewport = {"width": width, "height": height}
+    try:
+        # the harness's page is "public" (discord.com) and the bot listens on loopback: Chromium's Local Network
+        # Access asks the user first, as it would for a real Discord client talking to a bot on one's own machine
+        context = await browser.new_context(viewport=viewport, permissions=["local-network-access"])
+    except Exception:  # an older Chromium without that permission (nor the check)
+        context = await browser.new_context(viewport=viewport)
     page = await context.new_page()
     errors: list[str] = []
     # a CSP violation or an uncaught error in the client fails the test that opened the page
@@ -143,11 +150,9 @@ async def open_seat(
         }
     )
     cfg = {"code": code, "user_id": user_id, "username": username, "client_id": client_id}
-    html = HARNESS_HTML.replace("__SRC__", f"/?{query}").replace("__CFG__", json.dumps(cfg))
-    await page.route(
-        base_url + HARNESS_PATH, lambda route: route.fulfill(status=200, content_type="text/html", body=html)
-    )
-    await page.goto(base_url + HARNESS_PATH)
+    html = HARNESS_HTML.replace("__SRC__", f"{base_url}/?{query}").replace("__CFG__", json.dumps(cfg))
+    await page.route(HARNESS_URL, lambda route: route.fulfill(status=200, content_type="text/html", body=html))
+    await page.goto(HARNESS_URL)
     handle = await page.wait_for_selector("iframe#activity")
     frame = await handle.content_frame()
     assert frame is not None

@@ -23,7 +23,7 @@ from bot.images.sprites import draw_card
 STATIC = Path(__file__).resolve().parents[2] / "bot" / "activity" / "static"
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-    "frame-ancestors 'self'; base-uri 'none'; form-action 'none'"
+    "frame-ancestors https://discord.com https://*.discordsays.com; base-uri 'none'; form-action 'none'"
 )
 TEXTS = {
     "connecting": "Connecting…",
@@ -166,7 +166,7 @@ class StubBot:
         name = request.match_info["name"]
         if name not in ("app.js", "app.css"):
             raise web.HTTPNotFound()
-        return web.FileResponse(STATIC / name, headers={"Content-Security-Policy": CSP})
+        return web.FileResponse(STATIC / "assets" / name, headers={"Content-Security-Policy": CSP})
 
     async def _card(self, request: web.Request) -> web.StreamResponse:
         key = (request.match_info["deck"], request.match_info["code"])

@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "web"
 STATIC = ROOT / "bot" / "activity" / "static"
-FILES = ("index.html", "app.js", "app.css")
+FILES = ("index.html", "assets/app.js", "assets/app.css")
 
 
 def _in_ci() -> bool:
