@@ -25,28 +25,31 @@ CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
     "frame-ancestors https://discord.com https://*.discordsays.com; base-uri 'none'; form-action 'none'"
 )
+#: the bot's client texts (bot/activity/texts.py), plus the confirmation that cogs/tables.py asks before leaving
 TEXTS = {
     "connecting": "Connecting…",
     "reconnecting": "Reconnecting…",
+    "disconnected": "The connection was lost.",
     "your_turn": "Your turn",
+    "waiting": "Waiting for the other players…",
     "no_table": "No table here yet",
-    "last_trick": "Last trick",
+    "spectating": "You are watching this table.",
+    "which_way": "Play it how?",
     "confirm": "Confirm",
-    "yes": "Yes",
-    "no": "No",
+    "hint": "Hint",
+    "seconds_left": "{seconds} s left",
+    "last_trick": "Last trick",
+    "finished": "This table is over.",
     "confirm_leave": "Leave the game? The computer will play your seat.",
     "yes_leave": "Yes, leave",
-    "which": "Which one?",
-    "hint": "Hint",
-    "seconds_left": "⏱ {seconds}s",
-    "offline": "Not connected",
 }
 HAND = ["AS", "KS", "QH", "TD", "2C", "7H", "JD", "9S", "3C", "AH", "5D", "8C", "QS"]
 
 
 class StubBot:
-    def __init__(self, hand: list[str] | None = None) -> None:
+    def __init__(self, hand: list[str] | None = None, *, renew: bool = False) -> None:
         self.hand = list(hand or HAND[:10])
+        self.renew = renew  # welcome hands over the session for the next reconnect
         self.trick: list[list[Any]] = []
         self.version = 1
         self.status = "running"
@@ -232,9 +235,10 @@ class StubBot:
                 await ws.close(code=4001)
                 return
             self.sessions[s] = True
-            await ws.send_json(
-                {"t": "welcome", "user": {"id": "1", "name": "Alice"}, "seat_of": {"7": 0}, "texts": TEXTS}
-            )
+            welcome = {"t": "welcome", "user": {"id": "1", "name": "Alice"}, "seat_of": {"7": 0}, "texts": TEXTS}
+            if self.renew:
+                welcome["session"] = self._new_session()
+            await ws.send_json(welcome)
             await ws.send_json({"t": "table", "table": 7, "version": self.version, "view": self.view()})
         elif t == "ping":
             await ws.send_json({"t": "pong"})

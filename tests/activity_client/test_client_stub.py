@@ -90,7 +90,8 @@ async def test_leaving_a_running_game_asks_first(browser: Any, stub: StubBot) ->
     modal = frame.locator(".modal")
     await modal.wait_for()
     assert "Leave the game?" in await modal.inner_text()
-    await modal.get_by_role("button", name="No").click()
+    # as with Discord's ephemeral question, not answering is no: a tap beside the box dismisses it
+    await frame.locator(".scrim").click(position={"x": 5, "y": 5})
     assert await frame.locator(".modal").count() == 0
     assert not [f for f in stub.received if f.get("t") == "lobby"]
 
@@ -121,6 +122,21 @@ async def test_a_dropped_websocket_reconnects_with_a_fresh_session_and_resumes(b
     acts = [f for f in stub.received if f.get("t") == "act"]
     assert acts[-1]["version"] == 2
     assert seat.errors == []
+
+
+async def test_a_reconnect_uses_the_session_the_welcome_handed_over(browser: Any) -> None:
+    stub = await StubBot(renew=True).start()
+    try:
+        seat = await alice(browser, stub)
+        await stub.drop()
+        await wait_for(lambda: len(hellos(stub)) == 2)
+        # no api/session round trip: the welcome's session, never presented before, opens the new socket
+        assert stub.session_requests == 0
+        assert hellos(stub)[1]["session"] != hellos(stub)[0]["session"]
+        await seat.frame.wait_for_selector(".hand .card.legal")
+        assert await seat.frame.locator(".link").count() == 0
+    finally:
+        await stub.stop()
 
 
 async def test_a_patch_that_does_not_follow_the_held_version_resyncs(browser: Any, stub: StubBot) -> None:

@@ -24,6 +24,7 @@ export interface ConnectionHooks {
 }
 
 const PING_MS = 20_000;
+const FATAL = new Set(["wrong_origin", "elsewhere", "not_participant", "no_channel"]);
 const FIRST_DELAY_MS = 250;
 const MAX_DELAY_MS = 8_000;
 
@@ -125,9 +126,9 @@ export class Connection {
         return;
       }
       case "error":
-        // the bot closes the socket after this; a fresh session on the next attempt usually cures it
-        // (expired or replayed), so only the wrong-origin kind stops the page for good
-        if (frame.code === "origin" || frame.code === "forbidden") this.stop(frame);
+        // the bot closes the socket after this; a fresh session on the next attempt cures most (expired,
+        // replayed, a restarting bot), but not a page from the wrong origin or a table held by another process
+        if (FATAL.has(frame.code)) this.stop(frame);
         return;
       case "pong":
         return;

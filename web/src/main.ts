@@ -77,17 +77,17 @@ async function boot(): Promise<void> {
   }
   await sdk.commands.authenticate({ access_token: token.access_token });
   if (token.locale) document.documentElement.lang = token.locale;
-  let first: string | null = token.session;
+  // the session for the next hello: the code exchange's first, then the one each welcome hands over for the
+  // next reconnect; a session is presented once, and when none is left api/session makes a new one
+  next = token.session;
   const accessToken = token.access_token;
   const ws = new URL("api/ws", location.href);
   ws.protocol = location.protocol === "https:" ? "wss:" : "ws:";
   const conn = new Connection(ws.toString(), {
     async session() {
-      // the session from the code exchange serves the first hello; every later one is fresh (short-lived,
-      // and a session the bot has seen once is not accepted again)
-      if (first !== null) {
-        const s = first;
-        first = null;
+      if (next !== null) {
+        const s = next;
+        next = null;
         return s;
       }
       return (await post("api/session", { access_token: accessToken, instance_id: sdk.instanceId })).session;
@@ -109,6 +109,7 @@ async function boot(): Promise<void> {
 }
 
 let connection: Connection | null = null;
+let next: string | null = null;
 
 function fail(err: unknown): void {
   const e = err as { text?: string; code?: string };
@@ -120,6 +121,7 @@ function fail(err: unknown): void {
 function receive(f: ServerFrame, conn: Connection): void {
   switch (f.t) {
     case "welcome":
+      if (f.session) next = f.session;
       app.user = f.user;
       app.texts = f.texts;
       app.seatOf = f.seat_of;
@@ -163,7 +165,8 @@ function draw(): void {
   const t = app.texts;
   const nodes: Node[] = [];
   if (app.link !== "live") {
-    const words = app.link === "closed" ? (app.fatal ?? "") : app.link === "reconnecting" ? t.reconnecting : t.connecting;
+    const words =
+      app.link === "closed" ? app.fatal || t.disconnected : app.link === "reconnecting" ? t.reconnecting : t.connecting;
     nodes.push(el("div", `link ${app.link}`, el("span", "spinner"), el("span", "", words ?? "")));
   }
   if (app.tables.size > 1) {
@@ -213,13 +216,14 @@ function handlers(held: Held): Parameters<typeof renderTable>[2] {
   };
 }
 
-/** Leaving a running game, cancelling or ending a table: asked first, in the same words as in Discord. */
+/** Leaving a running game, cancelling or ending a table: asked first, as in Discord (the bot's question when it
+ * sends one, else the button's own label; a tap beside the box, like dismissing Discord's message, says no). */
 async function lobby(held: Held, op: string, level?: string): Promise<void> {
   const t = app.texts;
   const destructive = (op === "leave" && held.view.status === "running") || op === "cancel" || op === "end";
   if (destructive) {
-    const label = held.view.buttons.find((b) => b.op === op)?.label ?? op;
-    const yes = await confirm(t[`confirm_${op}`] ?? label, t[`yes_${op}`] ?? t.yes ?? label, t.no ?? "");
+    const label = held.view.buttons.find((b) => b.op === op)?.label ?? "";
+    const yes = await confirm(t[`confirm_${op}`] ?? label, t[`yes_${op}`] ?? t.yes ?? t.confirm ?? label, t.no);
     if (!yes) return;
   }
   await answer(connection?.send({ t: "lobby", table: held.id, op, ...(level ? { level } : {}) }));
@@ -227,7 +231,7 @@ async function lobby(held: Held, op: string, level?: string): Promise<void> {
 
 async function answer(reply: Promise<Reply> | undefined): Promise<void> {
   const r = await reply;
-  if (r && !r.ok) toast(r.text ?? app.texts[r.code ?? ""] ?? app.texts.offline ?? "");
+  if (r && !r.ok) toast(r.text ?? (r.code === "offline" ? app.texts.reconnecting : app.texts[r.code ?? ""]) ?? "");
 }
 
 function toast(text: string): void {
@@ -238,11 +242,17 @@ function toast(text: string): void {
   window.setTimeout(() => node.remove(), 4000);
 }
 
-function modal(title: string, buttons: [string, string, () => void][]): void {
+function modal(title: string, buttons: [string | undefined, string, () => void][], dismiss: () => void): void {
   const close = (): void => modalBox.replaceChildren();
   const box = el("div", "modal", el("p", "", rich(title)));
   const row = el("div", "modal-buttons");
+  const scrim = el("div", "scrim");
+  scrim.addEventListener("click", () => {
+    close();
+    dismiss();
+  });
   for (const [label, style, go] of buttons) {
+    if (!label) continue;
     const b = el("button", `choice ${style}`, label);
     b.type = "button";
     b.addEventListener("click", () => {
@@ -252,24 +262,29 @@ function modal(title: string, buttons: [string, string, () => void][]): void {
     row.append(b);
   }
   box.append(row);
-  modalBox.replaceChildren(el("div", "scrim"), box);
+  modalBox.replaceChildren(scrim, box);
 }
 
-function confirm(question: string, yes: string, no: string): Promise<boolean> {
+function confirm(question: string, yes: string, no: string | undefined): Promise<boolean> {
   return new Promise((resolve) =>
-    modal(question, [
-      [yes, "danger", () => resolve(true)],
-      [no, "secondary", () => resolve(false)],
-    ]),
+    modal(
+      question,
+      [
+        [yes, "danger", () => resolve(true)],
+        [no, "secondary", () => resolve(false)],
+      ],
+      () => resolve(false),
+    ),
   );
 }
 
 function choose(title: string, choices: Choice[]): Promise<Choice | null> {
   return new Promise((resolve) =>
-    modal(title, [
-      ...choices.map((c): [string, string, () => void] => [c.label, c.style ?? "secondary", () => resolve(c)]),
-      [app.texts.no ?? "", "secondary", () => resolve(null)],
-    ]),
+    modal(
+      title,
+      choices.map((c): [string, string, () => void] => [c.label, c.style ?? "secondary", () => resolve(c)]),
+      () => resolve(null),
+    ),
   );
 }
 

@@ -44,6 +44,9 @@ function header(view: View, texts: Texts, mine: boolean, h: Handlers): HTMLEleme
   const top = el("header", "bar");
   top.append(el("h1", "title", rich(view.title)));
   if (mine) top.append(el("span", "turn", texts.your_turn ?? ""));
+  else if (view.status === "running" && view.seat !== null) top.append(el("span", "waiting", texts.waiting ?? ""));
+  else if (view.status === "running") top.append(el("span", "waiting", texts.spectating ?? ""));
+  else if (view.status === "finished") top.append(el("span", "waiting", texts.finished ?? ""));
   if (view.deadline !== null && view.status === "running") {
     const timer = el("span", "timer");
     timer.dataset.deadline = String(view.deadline);
@@ -296,7 +299,7 @@ function handRow(hand: Hand, controls: Control[], texts: Texts, h: Handlers): HT
       const go = (): void => {
         const options = plays.get(code)!;
         if (options.length === 1) h.act(options[0].action);
-        else h.choose(texts.which ?? "", options);
+        else h.choose(texts.which_way ?? "", options);
       };
       img.addEventListener("click", go);
       img.addEventListener("keydown", (e) => (e.key === "Enter" || e.key === " ") && go());

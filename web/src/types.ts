@@ -104,7 +104,7 @@ export interface User {
 export type Texts = Record<string, string>;
 
 export type ServerFrame =
-  | { t: "welcome"; user: User; seat_of: Record<string, number | null>; texts: Texts }
+  | { t: "welcome"; user: User; seat_of: Record<string, number | null>; texts: Texts; session?: string }
   | { t: "table"; table: string | number; version: number; view: View }
   | { t: "patch"; table: string | number; from: number; version: number; set: Partial<View>; del?: string[] }
   | { t: "gone"; table: string | number }
