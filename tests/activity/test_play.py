@@ -11,7 +11,7 @@ import pytest
 from bot.activity.frames import MAX_FRAME
 
 from .conftest import Rig, RigFactory
-from .play import cards_in, card_ids, hidden_from, play_step
+from .play import card_ids, cards_in, hidden_from, play_step
 from .rig import Page
 
 OPTIONS: dict[str, dict[str, Any]] = {
