@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import interaction_log
+from bot.activity.server import ActivityServer
 from bot.ai_runner import AgentRunner
 from bot.config import Settings
 from bot.db import Database
@@ -26,7 +27,7 @@ from bot.engine.protocol import Action
 from bot.forwarding import InteractionForwarder
 from bot.games import registry
 from bot.gateway import IdentifyPacer, ResumingShard
-from bot.i18n import _, using
+from bot.i18n import SOURCE, _, normalize, using
 from bot.images import ImageCache, sprites
 from bot.images import prepare as prepare_images
 from bot.ledger import Ledger
@@ -45,6 +46,17 @@ if TYPE_CHECKING:
     import yarl
 
 log = logging.getLogger(__name__)
+
+#: the Activity's primary Entry Point command (type 4), registered with the commands when the Activity is on:
+#: handler 2 (DISCORD_LAUNCH_ACTIVITY) lets Discord open the Activity itself, no interaction reaches the bot
+ENTRY_POINT: dict[str, Any] = {
+    "name": "launch",
+    "description": "Open Tavolo's card table in this channel",
+    "type": 4,
+    "handler": 2,
+    "integration_types": [0],
+    "contexts": [0],
+}
 
 COGS = (
     "cogs.tables",
@@ -119,6 +131,8 @@ class TavoloBot(commands.AutoShardedBot):
         self.tournaments: TournamentService | None = None
         self.agent_runner: AgentRunner | None = None
         self.forwarder: InteractionForwarder | None = None
+        #: the Activity's HTTP server (TAVOLO_ACTIVITY_PORT), None when not configured
+        self.activity: ActivityServer | None = None
         self._identify_pacer = IdentifyPacer()
         self._sprite_pool: ProcessPoolExecutor | None = None
         # an interaction that can no longer be answered is logged as one INFO line (bot/interaction_log.py)
@@ -190,6 +204,39 @@ class TavoloBot(commands.AutoShardedBot):
                 notify=self.db.notify,  # type: ignore[attr-defined]
             )
             await self.forwarder.start()
+        if self.settings.activity_port is not None:
+            await self._start_activity()
+
+    async def _start_activity(self) -> None:
+        """The Activity's server (bot/activity): only with ``TAVOLO_ACTIVITY_PORT`` (and the client secret)."""
+        assert self.tables is not None and self.application_id is not None and self.db is not None
+        assert self.settings.activity_port is not None and self.settings.client_secret is not None
+        prefs = self.services.preferences if self.services is not None else None
+        shards = self.db.shards
+
+        async def locale_of(user_id: int, discord_locale: str | None) -> str:
+            # the reader's /tavolo language choice, else their Discord client's language (as for their DMs)
+            if prefs is None:
+                return normalize(discord_locale) if discord_locale else SOURCE
+            if discord_locale:
+                await prefs.saw_user_locale(user_id, normalize(discord_locale))
+            return normalize((await prefs.user_languages(user_id)).effective)
+
+        def owns_guild(guild_id: int) -> bool:
+            return shards is None or (guild_id >> 22) % shards[0] in shards[1]
+
+        self.activity = ActivityServer(
+            self.tables,
+            application_id=self.application_id,
+            client_secret=self.settings.client_secret,
+            bot_token=self.settings.token,
+            api_base=self.settings.api_base,
+            port=self.settings.activity_port,
+            origin=self.settings.activity_origin,
+            locale_of=locale_of,
+            owns_guild=owns_guild,
+        )
+        await self.activity.start()
 
     def _prepare_sprites(self, first: Sequence[str] = ()) -> None:
         """Card sprites and palettes take seconds of CPU to draw. With a sprite cache (TAVOLO_SPRITE_CACHE) they
@@ -249,14 +296,22 @@ class TavoloBot(commands.AutoShardedBot):
             payload = [await c.get_translated_payload(self.tree, translator) for c in commands_]
         else:
             payload = [c.to_dict(self.tree) for c in commands_]
-        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        entry = ENTRY_POINT if self.settings.activity_port is not None else None
+        digest = hashlib.sha256(json.dumps([*payload, entry], sort_keys=True).encode()).hexdigest()
         key = f"commands:{self.settings.dev_guild or 'global'}:{self.settings.api_base or 'discord'}"
         assert self.db is not None
         row = await self.db.fetchone("SELECT value FROM bot_meta WHERE key = ?", (key,))
         if row is not None and row[0] == digest:
             log.info("slash commands unchanged; not syncing")
             return
-        synced = await self.tree.sync(guild=guild)
+        if entry is not None and guild is None and self.application_id is not None:
+            # discord.py's tree knows no Entry Point commands (type 4), and Discord refuses a bulk overwrite that
+            # would drop an app's Entry Point: the global overwrite carries it along
+            synced = await self.http.bulk_upsert_global_commands(self.application_id, payload=[*payload, entry])
+        else:
+            synced = await self.tree.sync(guild=guild)
+            if entry is not None and self.application_id is not None:  # (Entry Points are global only)
+                await self.http.upsert_global_command(self.application_id, payload=entry)
         async with self.db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -276,6 +331,9 @@ class TavoloBot(commands.AutoShardedBot):
 
     async def close_services(self) -> None:
         """Stop what setup_hook started (also for a bot that never connected, e.g. the offline command tree)."""
+        if self.activity is not None:
+            await self.activity.stop()
+            self.activity = None
         if self.forwarder is not None:
             await self.forwarder.stop()
             self.forwarder = None

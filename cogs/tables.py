@@ -71,6 +71,7 @@ BUTTONS: dict[str, tuple[str, discord.ButtonStyle, int | None]] = {
     "vote": (ui.VOTE, discord.ButtonStyle.secondary, None),
     "end": (N_("End {title} table"), discord.ButtonStyle.danger, None),
     "again": (N_("Play again"), discord.ButtonStyle.success, None),
+    "activity": (ui.OPEN_ACTIVITY, discord.ButtonStyle.primary, None),
 }
 
 
@@ -155,6 +156,7 @@ class TablesCog(commands.Cog, name="Tables"):
             "pick": self._choice,
             "field": self._field,
             "ok": self._confirm_combo,
+            "activity": self._open_activity,
         }
 
     async def cog_load(self) -> None:
@@ -491,7 +493,8 @@ class TablesCog(commands.Cog, name="Tables"):
         screen = screens.table_screen(t)
         spec = registry.get(t.game_id)
         items: list[discord.ui.Item[Any]] = []
-        for op in screen.buttons:
+        ops = screen.buttons + (["activity"] if t.is_open and _activity_on(self.bot) else [])
+        for op in ops:
             label, style, row = BUTTONS[op]
             text = _(label, title=screens.game_title(t.game_id)) if "{title}" in label else _(label)
             items.append(TableButton.make(t.id, op, text, style=style, row=row))
@@ -854,6 +857,10 @@ class TablesCog(commands.Cog, name="Tables"):
         panel = registry.renderer(t.game_id).private_panel(t.game.view(seat), t.names)
         await c.interaction.edit_original_response(content=hint_text(t.game_id, found, panel))
 
+    async def _open_activity(self, c: Click) -> None:
+        """**Open in Activity**: Discord opens the Activity (bot/activity) in this channel for the clicker."""
+        await c.interaction.response.launch_activity()
+
     async def _hand(self, c: Click) -> None:
         await self._show_hand(c.interaction, c.tid)
 
@@ -1186,6 +1193,11 @@ def _confirm(tid: int, op: str, label: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton.make(tid, op, label, style=discord.ButtonStyle.danger))
     return view
+
+
+def _activity_on(bot: Any) -> bool:
+    """The bot serves the Activity (``TAVOLO_ACTIVITY_PORT``): table messages offer **Open in Activity**."""
+    return getattr(getattr(bot, "settings", None), "activity_port", None) is not None
 
 
 def _is_admin(interaction: discord.Interaction[Any]) -> bool:
