@@ -184,7 +184,13 @@ function draw(): void {
     nodes.push(tabs);
   }
   const held = shown();
-  if (held) nodes.push(renderTable(held.view, t, handlers(held)));
+  if (held) {
+    const node = renderTable(held.view, t, handlers(held));
+    // which table at which version the page shows (for people reporting a problem, and the browser tests)
+    node.dataset.table = String(held.id);
+    node.dataset.version = String(held.version);
+    nodes.push(node);
+  }
   else if (app.link === "live") nodes.push(el("p", "empty", t.no_table ?? ""));
   root.replaceChildren(...nodes);
   fitHand(root);

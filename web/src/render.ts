@@ -207,6 +207,7 @@ function combo(c: Control, texts: Texts, h: Handlers): HTMLElement {
     if (picked.length !== f.count) complete = false;
     const group = el("div", "field", el("span", "placeholder", `${f.placeholder} (${picked.length}/${f.count})`));
     group.dataset.field = f.key;
+    group.dataset.count = String(f.count);
     for (const [label, value] of f.options) {
       const on = picked.includes(value);
       const chip = el("button", "chip" + (on ? " on" : ""), label);
