@@ -132,7 +132,7 @@ class TavoloBot(commands.AutoShardedBot):
         self.agent_runner: AgentRunner | None = None
         self.forwarder: InteractionForwarder | None = None
         #: the Activity's HTTP server (TAVOLO_ACTIVITY_PORT), None when not configured
-        self.activity: ActivityServer | None = None
+        self.activity_server: ActivityServer | None = None
         self._identify_pacer = IdentifyPacer()
         self._sprite_pool: ProcessPoolExecutor | None = None
         # an interaction that can no longer be answered is logged as one INFO line (bot/interaction_log.py)
@@ -225,7 +225,7 @@ class TavoloBot(commands.AutoShardedBot):
         def owns_guild(guild_id: int) -> bool:
             return shards is None or (guild_id >> 22) % shards[0] in shards[1]
 
-        self.activity = ActivityServer(
+        self.activity_server = ActivityServer(
             self.tables,
             application_id=self.application_id,
             client_secret=self.settings.client_secret,
@@ -236,7 +236,7 @@ class TavoloBot(commands.AutoShardedBot):
             locale_of=locale_of,
             owns_guild=owns_guild,
         )
-        await self.activity.start()
+        await self.activity_server.start()
 
     def _prepare_sprites(self, first: Sequence[str] = ()) -> None:
         """Card sprites and palettes take seconds of CPU to draw. With a sprite cache (TAVOLO_SPRITE_CACHE) they
@@ -331,9 +331,9 @@ class TavoloBot(commands.AutoShardedBot):
 
     async def close_services(self) -> None:
         """Stop what setup_hook started (also for a bot that never connected, e.g. the offline command tree)."""
-        if self.activity is not None:
-            await self.activity.stop()
-            self.activity = None
+        if self.activity_server is not None:
+            await self.activity_server.stop()
+            self.activity_server = None
         if self.forwarder is not None:
             await self.forwarder.stop()
             self.forwarder = None
