@@ -25,9 +25,18 @@ async def offers(seat: Seat) -> list[tuple[str, Any]]:
     return [tuple(x) for x in await seat.frame.evaluate(_OFFERS_JS)]  # type: ignore[misc]
 
 
-async def shows(seat: Seat, version: int) -> None:
-    """Until the page shows the table at ``version``."""
-    await seat.frame.wait_for_selector(f'.table[data-version="{version}"]', timeout=15_000)
+async def caught_up(seats: list[Seat], current: Callable[[], int], timeout: float = 15.0) -> None:
+    """Until every page shows the table at the bot's current version (read again at each look: a forced card
+    or a timer may move the table on meanwhile)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        shown = [await s.frame.evaluate("document.querySelector('.table')?.dataset.version") for s in seats]
+        if all(v == str(current()) for v in shown):
+            return
+        if loop.time() > end:
+            raise AssertionError(f"pages show versions {shown}, the table is at {current()}")
+        await asyncio.sleep(0.03)
 
 
 async def tap(rng: random.Random, seat: Seat, offer: tuple[str, Any]) -> None:
