@@ -89,7 +89,7 @@ class StubBot:
                 "centre_card": None,
                 "trick_winner": None,
                 "last_winner": 0,
-                "bottom_seat": 0,
+                "bottom_seat": 2,  # the public picture's; the page puts its reader's seat at the bottom
                 "clockwise": True,
             },
             "private": {

@@ -57,6 +57,9 @@ async def test_signs_in_through_the_sdk_and_plays_a_tapped_card(browser: Any, st
     frame = seat.frame
     assert await frame.locator(".hand .card").count() == 10
     assert await frame.locator(".seat").count() == 4
+    # the reader's own seat sits at the bottom of the felt, whatever the public picture's bottom seat
+    tops = [(await frame.locator(".seat").nth(i).bounding_box() or {})["y"] for i in range(4)]
+    assert max(tops) == tops[0] and await frame.locator(".seat.me").get_attribute("data-seat") == "0"
     assert await frame.locator(".turn").inner_text() == "Your turn"
     # the public texts are markdown from the bot: bold stays bold, nothing is injected as markup
     assert await frame.locator(".public strong").text_content() == "scripted"

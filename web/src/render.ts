@@ -63,10 +63,11 @@ export function timerText(deadline: number, texts: Texts, now: number): string {
   return t ? fill(t, { seconds: left, s: left, n: left }) : `⏱ ${left}`;
 }
 
-/** Where seat ``seat`` sits, as a fraction of the felt (0..1, 0..1): the viewer at the bottom. */
-function seatSpot(scene: Scene, seat: number): [number, number] {
+/** Where seat ``seat`` sits, as a fraction of the felt (0..1, 0..1): ``bottom`` (the reader's own seat, else
+ * the picture's bottom seat) at the bottom, the others in playing order around. */
+function seatSpot(scene: Scene, bottom: number, seat: number): [number, number] {
   const n = Math.max(scene.seats.length, 1);
-  const r = (((seat - scene.bottom_seat) % n) + n) % n;
+  const r = (((seat - bottom) % n) + n) % n;
   const turn = (scene.clockwise ? 1 : -1) * r * ((2 * Math.PI) / n);
   const angle = Math.PI / 2 + turn; // screen coordinates: y grows downwards, so +angle goes clockwise
   return [0.5 + 0.4 * Math.cos(angle), 0.5 + 0.38 * Math.sin(angle)];
@@ -74,8 +75,9 @@ function seatSpot(scene: Scene, seat: number): [number, number] {
 
 function felt(scene: Scene, view: View, texts: Texts, h: Handlers): HTMLElement {
   const box = el("section", "felt");
+  const bottom = view.seat ?? scene.bottom_seat;
   scene.seats.forEach((s, i) => {
-    const [x, y] = seatSpot(scene, i);
+    const [x, y] = seatSpot(scene, bottom, i);
     const tag = el(
       "div",
       "seat" + (s.active ? " active" : "") + (i === view.seat ? " me" : "") + (s.team !== null ? ` team${s.team}` : ""),
@@ -89,7 +91,7 @@ function felt(scene: Scene, view: View, texts: Texts, h: Handlers): HTMLElement 
   });
   const trick = el("div", "trick");
   for (const [seat, code] of scene.trick) {
-    const [x, y] = seatSpot(scene, seat);
+    const [x, y] = seatSpot(scene, bottom, seat);
     const img = cardImage(scene.deck, code, "card played" + (seat === scene.trick_winner ? " winner" : ""));
     // halfway between the middle and the player who played it
     img.style.left = `${50 + (x - 0.5) * 45}%`;
