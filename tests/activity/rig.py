@@ -84,8 +84,10 @@ class Page:
         self.session, self.access_token = data["session"], data["access_token"]
         return data
 
-    async def connect(self, session: str | None = None, *, origin: str | None = None, hello: bool = True) -> None:
-        self.ws = await self.http.ws_connect(self.server.url + "/api/ws", headers={"Origin": origin or self.origin})
+    async def connect(
+        self, session: str | None = None, *, origin: str | None = None, hello: bool = True, path: str = "/api/ws"
+    ) -> None:
+        self.ws = await self.http.ws_connect(self.server.url + path, headers={"Origin": origin or self.origin})
         self.closed = None
         self._reader = asyncio.create_task(self._read(self.ws))
         if hello:
