@@ -11,7 +11,7 @@ child, which the pages' CPU does not disturb) and its frames per action, and the
 Activity makes (none: it calls Discord only at a page's login — the Discord messages' own requests are the
 front-end's, see the README).
 
-Usage: nice -n 15 python bench/activity_push.py [--tables 100] [--actions-per-table 60] [--seed 1]
+Usage: nice -n 15 python bench/activity_push.py [--tables 100] [--actions-per-table 60] [--seed 1] [--think 1,3]
 """
 
 from __future__ import annotations
@@ -65,6 +65,12 @@ async def _serve_async(tables: int, db_dir: str, conn: Any) -> None:
         burst=1000,
     )
     await server.start()
+    last: dict[int, int] = {}  # table -> its version at its last update (finished tables leave the service)
+
+    async def seen(u: Any) -> None:
+        last[u.table.id] = u.table.version
+
+    service.listeners.append(seen)
     sessions: dict[str, str] = {}
     ids = []
     for i in range(tables):
@@ -93,7 +99,7 @@ async def _serve_async(tables: int, db_dir: str, conn: Any) -> None:
         if command == "cpu":
             conn.send({"cpu": time.process_time(), "frames": dict(server.hub.frames)})
         elif command == "versions":
-            conn.send({str(t): service.tables[t].version if t in service.tables else -1 for t in ids})
+            conn.send({str(t): last.get(t, 0) for t in ids})
         else:
             break
     await server.stop()
@@ -159,7 +165,9 @@ async def _until(pages: list[Page], predicate: Any) -> None:
             p.changed.clear()
 
 
-async def _drive(pages: list[Page], rng: random.Random, limit: int, latencies: list[float]) -> int:
+async def _drive(
+    pages: list[Page], rng: random.Random, limit: int, latencies: list[float], think: tuple[float, float]
+) -> int:
     sent = 0
     req = 0
     while sent < limit:
@@ -172,6 +180,8 @@ async def _drive(pages: list[Page], rng: random.Random, limit: int, latencies: l
             await _until(pages, lambda v=v: any(p.version > v for p in pages))
             continue
         page = rng.choice(movers)
+        if think[1] > 0:
+            await asyncio.sleep(rng.uniform(*think))  # a person looking at the hand before tapping
         req += 1
         started = time.perf_counter()
         assert page.ws is not None
@@ -206,15 +216,16 @@ async def _pages(args: argparse.Namespace, conn: Any, info: dict[str, Any]) -> N
     cpu0 = conn.recv()
     wall0 = time.perf_counter()
     latencies: list[float] = []
+    think = tuple(float(x) for x in args.think.split(","))
     sent = await asyncio.gather(
-        *(_drive(p, random.Random(rng.random()), args.actions_per_table, latencies) for p in tables)
+        *(_drive(p, random.Random(rng.random()), args.actions_per_table, latencies, think) for p in tables)  # type: ignore[arg-type]
     )
     wall = time.perf_counter() - wall0
     conn.send("cpu")
     cpu1 = conn.recv()
     conn.send("versions")
     end_versions = conn.recv()
-    applied = sum(end_versions[k] - start_versions[k] for k in start_versions if end_versions[k] >= 0)
+    applied = sum(end_versions[k] - start_versions[k] for k in start_versions)
     frames = {k: cpu1["frames"].get(k, 0) - cpu0["frames"].get(k, 0) for k in cpu1["frames"]}
     lat = sorted(latencies)
     q = statistics.quantiles(lat, n=100) if len(lat) > 1 else [lat[0]] * 99
@@ -238,6 +249,7 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=100)
     ap.add_argument("--actions-per-table", type=int, default=60)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--think", default="0,0", help="seconds a player takes per move: MIN,MAX (default 0,0)")
     args = ap.parse_args()
     ctx = multiprocessing.get_context("spawn")
     parent, child = ctx.Pipe()

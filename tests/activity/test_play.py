@@ -133,6 +133,8 @@ async def test_bad_frames_are_refused_and_change_nothing(make_rig: RigFactory) -
     await refused(other, {"t": "act", "table": tid, "version": version, "action": legal[0]}, "not_your_turn")
     # an action that is not legal, and a stale version
     await refused(mover, {"t": "act", "table": tid, "version": version, "action": {"type": "nonsense"}}, "illegal")
+    padded = {**legal[0], "extra": "x" * 60}  # a legal action with a key of its own: never reaches the log
+    await refused(mover, {"t": "act", "table": tid, "version": version, "action": padded}, "illegal")
     await refused(mover, {"t": "act", "table": tid, "version": version + 5, "action": legal[0]}, "stale")
     # a spectator (not seated) acting
     spectator = (await rig.open_pages([rig.users[5]], rig.fake.activities.launch(rig.channel, rig.users[5])))[0]
