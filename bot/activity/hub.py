@@ -145,6 +145,15 @@ class Hub:
     def connections(self) -> list[Connection]:
         return [c for peers in self.by_channel.values() for c in peers]
 
+    def seats_watching(self, table_id: int) -> set[int]:
+        """The seats of a table whose player has the Activity open now: a front-end that also writes to them
+        (the DM hands) may leave them be while they play here (the lead wires this at the front-ends' merge)."""
+        t = self.service.tables.get(table_id)
+        if t is None:
+            return set()
+        users = {c.user_id for c in self.by_channel.get(t.channel_id, ())}
+        return {i for i, s in enumerate(t.seats) if s.user_id in users}
+
     def tables_of(self, conn: Connection) -> list[Table]:
         """The open tables of the connection's channel (and guild)."""
         s = conn.session
