@@ -222,9 +222,6 @@ class TavoloBot(commands.AutoShardedBot):
                 await prefs.saw_user_locale(user_id, normalize(discord_locale))
             return normalize((await prefs.user_languages(user_id)).effective)
 
-        def owns_guild(guild_id: int) -> bool:
-            return shards is None or (guild_id >> 22) % shards[0] in shards[1]
-
         self.activity_server = ActivityServer(
             self.tables,
             application_id=self.application_id,
@@ -234,7 +231,7 @@ class TavoloBot(commands.AutoShardedBot):
             port=self.settings.activity_port,
             origin=self.settings.activity_origin,
             locale_of=locale_of,
-            owns_guild=owns_guild,
+            shards=(shards[0], tuple(shards[1])) if shards is not None else None,
         )
         await self.activity_server.start()
 

@@ -21,12 +21,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.engine.errors import IllegalAction
 from bot.errors import Refusal
 from bot.games import registry
 from bot.i18n import using
 from bot.records.show import hint_text
+from bot.tables import screens
 from bot.tables.model import Table
-from bot.tables.service import TableService, TableUpdate
+from bot.tables.service import TableService, TableUpdate, engine_refusal
 
 from . import texts, views
 from .frames import FrameError, parse
@@ -142,6 +144,15 @@ class Hub:
 
     def connections(self) -> list[Connection]:
         return [c for peers in self.by_channel.values() for c in peers]
+
+    def seats_watching(self, table_id: int) -> set[int]:
+        """The seats of a table whose player has the Activity open now: a front-end that also writes to them
+        (the DM hands) may leave them be while they play here (the lead wires this at the front-ends' merge)."""
+        t = self.service.tables.get(table_id)
+        if t is None:
+            return set()
+        users = {c.user_id for c in self.by_channel.get(t.channel_id, ())}
+        return {i for i, s in enumerate(t.seats) if s.user_id in users}
 
     def tables_of(self, conn: Connection) -> list[Table]:
         """The open tables of the connection's channel (and guild)."""
@@ -274,9 +285,15 @@ class Hub:
         await self._send(conn, {"t": "refused", "req": req, "code": code, "text": text})
 
     async def _act(self, conn: Connection, t: Table, frame: dict[str, Any]) -> dict[str, Any]:
-        if t.seat_of(conn.user_id) is None:
+        seat = t.seat_of(conn.user_id)
+        if seat is None:
             raise Refusal(texts.NOT_SEATED)
-        await self.service.act(t.id, conn.user_id, frame["action"], frame["version"])
+        action = frame["action"]
+        if frame["version"] == t.version and screens.is_moving(t, seat) and not _offered(t, seat, action):
+            # only what the seat's own controls offer reaches the engine (a button's action, or a combination of
+            # the offered picks): an engine may tolerate extra keys, which would then be stored in the log
+            raise engine_refusal(IllegalAction("unknown_action"), t.game_id)
+        await self.service.act(t.id, conn.user_id, action, frame["version"])
         return {}
 
     async def _lobby(self, conn: Connection, t: Table, frame: dict[str, Any]) -> dict[str, Any]:
@@ -300,3 +317,33 @@ class Hub:
                 panel = registry.renderer(table.game_id).private_panel(table.game.view(seat), table.names)
                 return {"text": hint_text(table.game_id, found, panel)}
         return {}
+
+
+def _offered(t: Table, seat: int, action: dict[str, Any]) -> bool:
+    """Whether ``action`` is one the seat may send now: one of its legal actions, or its combination prompt's
+    fixed part with one valid pick per field (distinct cards from those offered, as many as asked)."""
+    assert t.game is not None
+    if action in t.game.legal_actions(seat):
+        return True
+    fields = screens.combo_fields(t, seat)
+    if not fields:
+        return False
+    prompt = t.game.view(seat).get("prompt") or {}
+    fixed = {"type": prompt.get("type"), **(prompt.get("fixed") or {})}
+    keys = {f["key"] for f in fields}
+    if {k: v for k, v in action.items() if k not in keys} != {k: v for k, v in fixed.items() if v is not None}:
+        return False
+    for f in fields:
+        picked = action.get(f["key"])
+        offered = set(f.get("from", []))
+        if f["count"] == 1:
+            if not isinstance(picked, str) or picked not in offered:
+                return False
+        elif (
+            not isinstance(picked, list)
+            or len(picked) != f["count"]
+            or len(set(picked)) != len(picked)
+            or not set(picked) <= offered
+        ):
+            return False
+    return True

@@ -110,7 +110,7 @@ class ActivityServer:
         origin: str | None = None,
         host: str = "0.0.0.0",
         locale_of: LocaleOf | None = None,
-        owns_guild: Callable[[int], bool] = lambda guild_id: True,
+        shards: tuple[int, tuple[int, ...]] | None = None,
         static_dir: Path = STATIC,
         hello_timeout: float = 5.0,
         clock: Callable[[], float] = time.time,
@@ -126,7 +126,8 @@ class ActivityServer:
         self.signer = Signer(client_secret, clock=clock)
         self.hub = Hub(service, rate=rate, burst=burst)
         self.locale_of = locale_of
-        self.owns_guild = owns_guild
+        #: (shard count, this process's shards) with several bot processes (TAVOLO_SHARD_COUNT/IDS), else None
+        self.shards = shards
         self.static_dir = static_dir
         self.hello_timeout = hello_timeout
         self._ip_buckets: dict[str, TokenBucket] = {}
@@ -141,6 +142,17 @@ class ActivityServer:
         self.app.router.add_post("/api/token", self.token)
         self.app.router.add_post("/api/session", self.session)
         self.app.router.add_get("/api/ws", self.ws)
+        for k in shards[1] if shards is not None else ():
+            # the reverse proxy sends /shard/<k>/ to the process running shard k (README, "Activity")
+            self.app.router.add_get(f"/shard/{k}/api/ws", self.ws)
+
+    def shard_of(self, guild_id: int) -> int | None:
+        """The Discord shard of a guild with several bot processes (Discord's rule), else None."""
+        return None if self.shards is None else (guild_id >> 22) % self.shards[0]
+
+    def owns_guild(self, guild_id: int) -> bool:
+        shard = self.shard_of(guild_id)
+        return shard is None or self.shards is None or shard in self.shards[1]
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
@@ -177,14 +189,18 @@ class ActivityServer:
     ) -> web.StreamResponse:
         try:
             response = await handler(request)
-        except web.HTTPException as e:
-            response = e
+        except web.HTTPException as e:  # (a 404 and the like: raised on, with the headers too)
+            self._secure(request, e)
+            raise
         if not response.prepared:  # (a WebSocket's upgrade response is sent already)
-            response.headers.update(SECURITY_HEADERS)
-            response.headers["Content-Security-Policy"] = self._csp
-            if request.path.startswith("/api/"):
-                response.headers["Cache-Control"] = "no-store"
+            self._secure(request, response)
         return response
+
+    def _secure(self, request: web.Request, response: web.StreamResponse) -> None:
+        response.headers.update(SECURITY_HEADERS)
+        response.headers["Content-Security-Policy"] = self._csp
+        if request.path.startswith("/api/"):
+            response.headers["Cache-Control"] = "no-store"
 
     # ------------------------------------------------------------------ static files and cards
     async def index(self, request: web.Request) -> web.StreamResponse:
@@ -285,6 +301,8 @@ class ActivityServer:
             "user": {"id": str(user.id), "name": user.name},
             "channel_id": str(instance.channel_id),
             "locale": locale,
+            # the socket's path: with several processes, the one holding the channel's guild (its shard's path)
+            "ws": "/api/ws" if (shard := self.shard_of(instance.guild_id)) is None else f"/shard/{shard}/api/ws",
         }
         if "code" in body:
             reply["access_token"] = access

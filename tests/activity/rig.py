@@ -50,6 +50,16 @@ async def make_server(fake: FakeDiscord, service: TableService, **kw: Any) -> Ac
     return server
 
 
+async def until(predicate: Callable[[], Any], what: str, timeout: float = WAIT) -> None:
+    """Poll a condition of the server's side (no event to wait on there) until it holds."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.005)
+
+
 class Page:
     """One page of one user (its HTTP session and, once connected, its socket)."""
 
@@ -84,8 +94,10 @@ class Page:
         self.session, self.access_token = data["session"], data["access_token"]
         return data
 
-    async def connect(self, session: str | None = None, *, origin: str | None = None, hello: bool = True) -> None:
-        self.ws = await self.http.ws_connect(self.server.url + "/api/ws", headers={"Origin": origin or self.origin})
+    async def connect(
+        self, session: str | None = None, *, origin: str | None = None, hello: bool = True, path: str = "/api/ws"
+    ) -> None:
+        self.ws = await self.http.ws_connect(self.server.url + path, headers={"Origin": origin or self.origin})
         self.closed = None
         self._reader = asyncio.create_task(self._read(self.ws))
         if hello:

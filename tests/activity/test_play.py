@@ -12,7 +12,7 @@ from bot.activity.frames import MAX_FRAME
 
 from .conftest import Rig, RigFactory
 from .play import card_ids, cards_in, hidden_from, play_step
-from .rig import Page
+from .rig import Page, until
 
 OPTIONS: dict[str, dict[str, Any]] = {
     "wizard": {"rounds": "1-3", "first_round_blind": True},
@@ -74,6 +74,9 @@ async def test_lobby_from_the_pages(make_rig: RigFactory) -> None:
     assert pa.views[tid]["status"] == "running" and pa.views[tid]["private"] is not None
     assert pa.views[tid]["seat"] == 0 and pc.views[tid]["seat"] == 4
     assert pa.views[tid]["private"]["hand"]["cards"] != pb.views[tid]["private"]["hand"]["cards"]
+    assert rig.server.hub.seats_watching(tid) == {0, 1, 4}
+    await pb.drop()
+    await until(lambda: rig.server.hub.seats_watching(tid) == {0, 4}, "bob's socket gone")
 
 
 async def test_bad_frames_are_refused_and_change_nothing(make_rig: RigFactory) -> None:
@@ -133,6 +136,8 @@ async def test_bad_frames_are_refused_and_change_nothing(make_rig: RigFactory) -
     await refused(other, {"t": "act", "table": tid, "version": version, "action": legal[0]}, "not_your_turn")
     # an action that is not legal, and a stale version
     await refused(mover, {"t": "act", "table": tid, "version": version, "action": {"type": "nonsense"}}, "illegal")
+    padded = {**legal[0], "extra": "x" * 60}  # a legal action with a key of its own: never reaches the log
+    await refused(mover, {"t": "act", "table": tid, "version": version, "action": padded}, "illegal")
     await refused(mover, {"t": "act", "table": tid, "version": version + 5, "action": legal[0]}, "stale")
     # a spectator (not seated) acting
     spectator = (await rig.open_pages([rig.users[5]], rig.fake.activities.launch(rig.channel, rig.users[5])))[0]
