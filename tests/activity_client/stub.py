@@ -58,6 +58,7 @@ class StubBot:
         self.session_requests = 0
         self.received: list[dict[str, Any]] = []
         self.sockets: list[web.WebSocketResponse] = []
+        self.ws_paths: list[str] = []
         self.refuse_next: str | None = None
         self._req = itertools.count(1)
         self._cards: dict[tuple[str, str], bytes] = {}
@@ -115,7 +116,7 @@ class StubBot:
                     }
                 ],
                 "hand": {"deck": "french", "cards": self.hand, "legal": legal, "groups": None},
-                "hint": False,
+                "hint": True,
             },
             "deadline": None,
             "to_move": [0] if self.status == "running" else [],
@@ -148,6 +149,8 @@ class StubBot:
         app.router.add_post("/api/token", self._token)
         app.router.add_post("/api/session", self._session)
         app.router.add_get("/api/ws", self._ws)
+        # what the bot names with several processes: the page must use the path the token reply gives
+        app.router.add_get("/shard/1/api/ws", self._ws)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -201,6 +204,7 @@ class StubBot:
                 "user": {"id": "1", "name": "Alice"},
                 "channel_id": "100",
                 "locale": "en-US",
+                "ws": "/shard/1/api/ws",
             }
         )
 
@@ -214,6 +218,7 @@ class StubBot:
     async def _ws(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=4096)
         await ws.prepare(request)
+        self.ws_paths.append(request.path)
         self.sockets.append(ws)
         try:
             async for msg in ws:
@@ -257,6 +262,8 @@ class StubBot:
                 return
             await ws.send_json({"t": "ok", "req": req})
             await self.play(card)
+        elif t == "lobby" and frame.get("op") == "hint":
+            await ws.send_json({"t": "ok", "req": frame["req"], "text": "💡 The strong computer would play **K♠**."})
         elif t == "lobby":
             await ws.send_json({"t": "ok", "req": frame["req"]})
             if frame.get("op") == "leave":

@@ -54,6 +54,7 @@ async def test_signs_in_through_the_sdk_and_plays_a_tapped_card(browser: Any, st
     assert await seat.sdk_commands() == ["AUTHORIZE", "AUTHENTICATE"]
     [hello] = hellos(stub)
     assert hello["known"] == {} and stub.sessions[hello["session"]] is True
+    assert stub.ws_paths == ["/shard/1/api/ws"]  # the socket the token reply named
     frame = seat.frame
     assert await frame.locator(".hand .card").count() == 10
     assert await frame.locator(".seat").count() == 4
@@ -84,6 +85,15 @@ async def test_a_refusal_shows_the_bots_text_and_changes_nothing(browser: Any, s
     assert await toast.inner_text() == "You must follow suit."
     assert await seat.frame.locator(".hand .card").count() == 10
     assert seat.errors == []
+
+
+async def test_a_hint_is_shown_in_the_bots_words(browser: Any, stub: StubBot) -> None:
+    seat = await alice(browser, stub)
+    await seat.frame.locator('.table-buttons button[data-op="hint"]').click()
+    toast = seat.frame.locator(".toast.info")
+    await toast.wait_for()
+    assert await toast.inner_text() == "💡 The strong computer would play K♠."
+    assert await toast.locator("strong").inner_text() == "K♠"
 
 
 async def test_leaving_a_running_game_asks_first(browser: Any, stub: StubBot) -> None:

@@ -39,7 +39,8 @@ export class Connection {
   private welcomed = false;
 
   constructor(
-    private readonly url: string,
+    /** the socket's address now (the bot may name another path for it with each session) */
+    private readonly url: () => string,
     private readonly hooks: ConnectionHooks,
   ) {}
 
@@ -80,7 +81,7 @@ export class Connection {
       this.later();
       return;
     }
-    const ws = new WebSocket(this.url);
+    const ws = new WebSocket(this.url());
     this.ws = ws;
     this.welcomed = false;
     ws.onopen = () => {
@@ -122,7 +123,7 @@ export class Connection {
         const resolve = this.pending.get(frame.req);
         this.pending.delete(frame.req);
         if (resolve)
-          resolve(frame.t === "ok" ? { ok: true } : { ok: false, code: frame.code, text: frame.text });
+          resolve(frame.t === "ok" ? { ok: true, text: frame.text } : { ok: false, code: frame.code, text: frame.text });
         return;
       }
       case "error":

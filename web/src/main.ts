@@ -81,16 +81,22 @@ async function boot(): Promise<void> {
   // next reconnect; a session is presented once, and when none is left api/session makes a new one
   next = token.session;
   const accessToken = token.access_token;
-  const ws = new URL("api/ws", location.href);
-  ws.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-  const conn = new Connection(ws.toString(), {
+  let wsPath = token.ws ?? "api/ws";
+  const socketUrl = (): string => {
+    const url = new URL(wsPath, location.href);
+    url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+    return url.toString();
+  };
+  const conn = new Connection(socketUrl, {
     async session() {
       if (next !== null) {
         const s = next;
         next = null;
         return s;
       }
-      return (await post("api/session", { access_token: accessToken, instance_id: sdk.instanceId })).session;
+      const renewed = await post("api/session", { access_token: accessToken, instance_id: sdk.instanceId });
+      if (renewed.ws) wsPath = renewed.ws;
+      return renewed.session;
     },
     known() {
       const k: Record<string, number> = {};
@@ -237,15 +243,18 @@ async function lobby(held: Held, op: string, level?: string): Promise<void> {
 
 async function answer(reply: Promise<Reply> | undefined): Promise<void> {
   const r = await reply;
-  if (r && !r.ok) toast(r.text ?? (r.code === "offline" ? app.texts.reconnecting : app.texts[r.code ?? ""]) ?? "");
+  if (!r) return;
+  // a refusal in the bot's words; an answer with words of its own (a hint) shown the same way, as news
+  if (!r.ok) toast(r.text ?? (r.code === "offline" ? app.texts.reconnecting : app.texts[r.code ?? ""]) ?? "");
+  else if (r.text) toast(r.text, "info");
 }
 
-function toast(text: string): void {
+function toast(text: string, kind = "refusal"): void {
   if (!text) return;
-  const node = el("div", "toast", rich(text));
+  const node = el("div", `toast ${kind}`, rich(text));
   node.setAttribute("role", "alert");
   toastBox.append(node);
-  window.setTimeout(() => node.remove(), 4000);
+  window.setTimeout(() => node.remove(), kind === "info" ? 9000 : 4000);
 }
 
 function modal(title: string, buttons: [string | undefined, string, () => void][], dismiss: () => void): void {

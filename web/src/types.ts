@@ -108,7 +108,7 @@ export type ServerFrame =
   | { t: "table"; table: string | number; version: number; view: View }
   | { t: "patch"; table: string | number; from: number; version: number; set: Partial<View>; del?: string[] }
   | { t: "gone"; table: string | number }
-  | { t: "ok"; req: number }
+  | { t: "ok"; req: number; text?: string }
   | { t: "refused"; req: number; code: string; text: string }
   | { t: "error"; code: string; text: string }
   | { t: "pong" };
@@ -121,4 +121,6 @@ export interface TokenReply {
   user?: User;
   channel_id?: string;
   locale?: string;
+  /** the socket's path (with several bot processes, the one holding the channel's guild) */
+  ws?: string;
 }
