@@ -8,12 +8,16 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from .harness import Seat, chromium, open_seat
 from .stub import HAND, StubBot, wait_for
 
+# one Chromium for the module (each test opens its own browser context: fresh storage, like another device)
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-@pytest.fixture
+
+@pytest_asyncio.fixture(loop_scope="module")
 async def stub() -> AsyncIterator[StubBot]:
     bot = await StubBot().start()
     try:
@@ -22,10 +26,17 @@ async def stub() -> AsyncIterator[StubBot]:
         await bot.stop()
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def browser() -> AsyncIterator[Any]:
     async with chromium() as b:
         yield b
+
+
+@pytest_asyncio.fixture(loop_scope="module", autouse=True)
+async def close_pages(browser: Any) -> AsyncIterator[None]:
+    yield
+    for context in browser.contexts:
+        await context.close()
 
 
 async def alice(browser: Any, stub: StubBot, **size: int) -> Seat:
