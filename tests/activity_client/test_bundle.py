@@ -29,7 +29,7 @@ def test_dependencies_are_pinned() -> None:
         assert lock["packages"][f"node_modules/{name}"]["version"] == version
 
 
-def test_committed_bundle_is_rebuilt_byte_for_byte(tmp_path: Path) -> None:
+def _node() -> str:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed (only needed to change the client)")
@@ -37,7 +37,19 @@ def test_committed_bundle_is_rebuilt_byte_for_byte(tmp_path: Path) -> None:
         if _in_ci():
             pytest.fail("web/node_modules is missing: .ci/run runs `npm ci` in web/")
         pytest.skip("run `cd web && npm ci` first")
-    subprocess.run([node, "build.mjs", str(tmp_path)], cwd=WEB, check=True, timeout=120)
+    return node
+
+
+def test_committed_bundle_is_rebuilt_byte_for_byte(tmp_path: Path) -> None:
+    subprocess.run([_node(), "build.mjs", str(tmp_path)], cwd=WEB, check=True, timeout=120)
     for name in FILES:
         built = (tmp_path / name).read_bytes()
         assert built == (STATIC / name).read_bytes(), f"{name} differs: run `cd web && npm ci && npm run build`"
+
+
+def test_client_type_checks() -> None:
+    tsc = WEB / "node_modules" / "typescript" / "bin" / "tsc"
+    done = subprocess.run(
+        [_node(), str(tsc), "--noEmit", "-p", "."], cwd=WEB, capture_output=True, text=True, timeout=180
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
