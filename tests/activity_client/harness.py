@@ -124,9 +124,11 @@ async def open_seat(
     guild_id: str,
     width: int = 420,
     height: int = 760,
+    clock: float | None = None,
 ) -> Seat:
     """A new browser context (its own storage, like another person's phone) with the harness around the
-    client; returns once the client's iframe exists (the SDK steps run on their own)."""
+    client; returns once the client's iframe exists (the SDK steps run on their own). ``clock``: install
+    Playwright's fake clock at that time (epoch seconds)."""
     viewport = {"width": width, "height": height}
     try:
         # the harness's page is "public" (discord.com) and the bot listens on loopback: Chromium's Local Network
@@ -134,6 +136,8 @@ async def open_seat(
         context = await browser.new_context(viewport=viewport, permissions=["local-network-access"])
     except Exception:  # an older Chromium without that permission (nor the check)
         context = await browser.new_context(viewport=viewport)
+    if clock is not None:  # the page's time starts there (epoch seconds), under the test's control
+        await context.clock.install(time=clock)
     page = await context.new_page()
     errors: list[str] = []
     # a CSP violation or an uncaught error in the client fails the test that opened the page

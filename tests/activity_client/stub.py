@@ -47,7 +47,8 @@ HAND = ["AS", "KS", "QH", "TD", "2C", "7H", "JD", "9S", "3C", "AH", "5D", "8C", 
 
 
 class StubBot:
-    def __init__(self, hand: list[str] | None = None, *, renew: bool = False) -> None:
+    def __init__(self, hand: list[str] | None = None, *, renew: bool = False, deadline: int | None = None) -> None:
+        self.deadline = deadline  # epoch ms of the turn's end
         self.hand = list(hand or HAND[:10])
         self.renew = renew  # welcome hands over the session for the next reconnect
         self.trick: list[list[Any]] = []
@@ -118,7 +119,7 @@ class StubBot:
                 "hand": {"deck": "french", "cards": self.hand, "legal": legal, "groups": None},
                 "hint": True,
             },
-            "deadline": None,
+            "deadline": self.deadline,
             "to_move": [0] if self.status == "running" else [],
         }
 

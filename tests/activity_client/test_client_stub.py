@@ -39,7 +39,7 @@ async def close_pages(browser: Any) -> AsyncIterator[None]:
         await context.close()
 
 
-async def alice(browser: Any, stub: StubBot, **size: int) -> Seat:
+async def alice(browser: Any, stub: StubBot, **kw: Any) -> Seat:
     seat = await open_seat(
         browser,
         stub.url,
@@ -50,7 +50,7 @@ async def alice(browser: Any, stub: StubBot, **size: int) -> Seat:
         instance_id="i-1",
         channel_id="100",
         guild_id="10",
-        **size,
+        **kw,
     )
     await seat.frame.wait_for_selector(".hand .card.legal")
     return seat
@@ -105,6 +105,23 @@ async def test_a_hint_is_shown_in_the_bots_words(browser: Any, stub: StubBot) ->
     await toast.wait_for()
     assert await toast.inner_text() == "💡 The strong computer would play K♠."
     assert await toast.locator("strong").inner_text() == "K♠"
+
+
+async def test_the_turn_timer_counts_down_to_the_deadline(browser: Any) -> None:
+    start = 2_000_000_000  # the page's clock (epoch seconds), driven by the test: no waiting
+    stub = await StubBot(deadline=(start + 60) * 1000).start()
+    try:
+        seat = await alice(browser, stub, clock=start)
+        clock = seat.page.context.clock
+        await clock.pause_at(start + 10)
+        first = int((await seat.frame.locator(".timer").inner_text()).split()[0])
+        await clock.run_for(5000)
+        later = await seat.frame.locator(".timer").inner_text()
+        assert 49 <= first <= 51 and later == f"{first - 5} s left"
+        await clock.run_for(120_000)  # past the deadline it stays at 0, it never counts below
+        assert await seat.frame.locator(".timer").inner_text() == "0 s left"
+    finally:
+        await stub.stop()
 
 
 async def test_leaving_a_running_game_asks_first(browser: Any, stub: StubBot) -> None:
