@@ -87,6 +87,24 @@ async def test_signs_in_through_the_sdk_and_plays_a_tapped_card(browser: Any, st
     assert seat.errors == []
 
 
+async def test_a_refused_sign_in_shows_the_bots_text_and_opens_no_socket(browser: Any, stub: StubBot) -> None:
+    seat = await open_seat(
+        browser,
+        stub.url,
+        code="a-code-discord-never-gave",
+        user_id="1",
+        username="alice",
+        client_id="4242",
+        instance_id="i-1",
+        channel_id="100",
+        guild_id="10",
+    )
+    closed = seat.frame.locator(".link.closed")
+    await closed.wait_for()
+    assert await closed.inner_text() == "That sign-in did not work."
+    assert stub.ws_paths == [] and await seat.sdk_commands() == ["AUTHORIZE"]
+
+
 async def test_a_refusal_shows_the_bots_text_and_changes_nothing(browser: Any, stub: StubBot) -> None:
     seat = await alice(browser, stub)
     stub.refuse_next = "You must follow suit."

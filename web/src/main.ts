@@ -118,9 +118,10 @@ let connection: Connection | null = null;
 let next: string | null = null;
 
 function fail(err: unknown): void {
-  const e = err as { text?: string; code?: string };
+  // the bot's refusal (its text), or what Discord's client said (an SDK error's message)
+  const e = err as { text?: string; code?: string | number; message?: string };
   app.link = "closed";
-  app.fatal = e.text ?? e.code ?? String(err);
+  app.fatal = e.text ?? e.message ?? (e.code !== undefined ? String(e.code) : String(err));
   draw();
 }
 
