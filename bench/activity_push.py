@@ -97,7 +97,10 @@ async def _serve_async(tables: int, db_dir: str, conn: Any) -> None:
     while True:
         command = await loop.run_in_executor(None, conn.recv)
         if command == "cpu":
-            conn.send({"cpu": time.process_time(), "frames": dict(server.hub.frames)})
+            pushed = sorted(x for c in server.hub.connections() for x in c.pushed)
+            for c in server.hub.connections():
+                c.pushed.clear()
+            conn.send({"cpu": time.process_time(), "frames": dict(server.hub.frames), "pushed": pushed})
         elif command == "versions":
             conn.send({str(t): last.get(t, 0) for t in ids})
         else:
@@ -234,6 +237,13 @@ async def _pages(args: argparse.Namespace, conn: Any, info: dict[str, Any]) -> N
         f"push latency action -> every page: p50 {q[49] * 1000:.1f} ms, p99 {q[98] * 1000:.1f} ms,"
         f" max {lat[-1] * 1000:.1f} ms"
     )
+    pushed = cpu1["pushed"]
+    if len(pushed) > 1:
+        pq = statistics.quantiles(pushed, n=100)
+        print(
+            f"inside the bot, table update -> frame written to a socket: p50 {pq[49] * 1000:.1f} ms,"
+            f" p99 {pq[98] * 1000:.1f} ms ({len(pushed)} pushes)"
+        )
     print(f"bot CPU per action applied: {(cpu1['cpu'] - cpu0['cpu']) / max(1, applied) * 1000:.2f} ms")
     print(
         f"frames per action applied: {', '.join(f'{k} {v / max(1, applied):.2f}' for k, v in sorted(frames.items()))}"

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,8 +69,8 @@ class Connection:
     dirty: set[int] = field(default_factory=set)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
-    #: wall-clock push latency samples (update -> frame written), for the benchmark
-    pushed: list[float] = field(default_factory=list)
+    #: the latest push latencies (update -> frame written, seconds), for the benchmark; bounded
+    pushed: deque[float] = field(default_factory=lambda: deque(maxlen=4096))
     _since: dict[int, float] = field(default_factory=dict)
 
     @property
@@ -97,8 +98,8 @@ class Hub:
         self._rate, self._burst, self._clock = rate, burst, clock
         #: table id -> revision, bumped by every update (a lobby change keeps the version but changes the view)
         self._rev: dict[int, int] = {}
-        #: (table, revision, locale) -> the public part of its views, shared by every reader of that language
-        self._public: dict[tuple[int, int, str], dict[str, Any]] = {}
+        #: table -> (revision, locale -> the public part of its views), shared by every reader of that language
+        self._public: dict[int, tuple[int, dict[str, dict[str, Any]]]] = {}
         #: frames sent, by type (tests and the benchmark read it)
         self.frames: dict[str, int] = {}
 
@@ -137,6 +138,9 @@ class Hub:
             peers.discard(conn)
             if not peers:
                 del self.by_channel[conn.session.channel_id]
+        if len(self._buckets) > 10_000:  # (kept past a reconnect, which must not refill a flooder's budget)
+            live = {c.user_id for c in self.connections()}
+            self._buckets = {u: b for u, b in self._buckets.items() if u in live}
         if conn.task is not None:
             conn.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -180,6 +184,7 @@ class Hub:
                 conn.mark(t.id)
         if not t.is_open:
             self._rev.pop(t.id, None)
+            self._public.pop(t.id, None)
 
     async def _sender(self, conn: Connection) -> None:
         while True:
@@ -200,13 +205,18 @@ class Hub:
     def _view(self, conn: Connection, t: Table) -> dict[str, Any]:
         locale = conn.session.locale
         seat = t.seat_of(conn.user_id)
-        key = (t.id, self._rev.get(t.id, 0), locale)
+        rev = self._rev.get(t.id, 0)
+        cached = self._public.get(t.id)
+        if cached is None or cached[0] != rev:
+            cached = (rev, {})
+            if t.is_open:
+                self._public[t.id] = cached
         with using(locale):
-            public = self._public.get(key)
+            public = cached[1].get(locale)
             if public is None:
-                if len(self._public) > 4096:
-                    self._public.clear()
-                public = self._public[key] = views.public_view(t)
+                public = views.public_view(t)
+                if t.is_open:  # (a closed table's last views are built once: nothing to share them with later)
+                    cached[1][locale] = public
             forced = self.service.forced_action(t, seat) if seat is not None and t.game is not None else None
             return views.with_seat(public, t, seat, forced)
 

@@ -8,7 +8,6 @@ Texts come out in the current locale (the caller sets the reader's). Pure: no as
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from bot.engine.protocol import Action
@@ -134,15 +133,11 @@ def view_of(t: Table, seat: int | None, forced: Action | None = None) -> dict[st
     return with_seat(public_view(t), t, seat, forced)
 
 
-def _size(value: Any) -> int:
-    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
-
-
 def diff(old: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
     """The top-level keys of ``new`` that differ from ``old`` and the keys it lost; None when sending ``new``
-    whole is smaller than the patch."""
+    whole is no larger (every key changed: the patch would hold all of it and more)."""
     changed = {k: v for k, v in new.items() if k not in old or old[k] != v}
     gone = [k for k in old if k not in new]
-    if _size(changed) + _size(gone) >= _size(new):
+    if len(changed) == len(new) and new:
         return None
     return changed, gone
