@@ -86,6 +86,10 @@ class Seat:
     user_id: str
     errors: list[str]
 
+    async def tap_card(self, code: str) -> None:
+        """Tap a card of the hand where a thumb would: its top-left corner, which the next card never covers."""
+        await self.frame.locator(f'.hand .card[data-card="{code}"]').click(position={"x": 5, "y": 12})
+
     async def sdk_commands(self) -> list[str]:
         return [c["cmd"] for c in await self.page.evaluate("window.__sdk.commands")]
 

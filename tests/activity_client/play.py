@@ -44,7 +44,7 @@ async def tap(rng: random.Random, seat: Seat, offer: tuple[str, Any]) -> None:
     frame = seat.frame
     kind, which = offer
     if kind == "card":
-        await frame.locator(f'.hand .card.legal[data-card="{which}"]').click()
+        await seat.tap_card(which)
         chooser = frame.locator(".modal button")
         if await chooser.count():
             await chooser.nth(rng.randrange(await chooser.count())).click()

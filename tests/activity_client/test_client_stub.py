@@ -76,7 +76,7 @@ async def test_signs_in_through_the_sdk_and_plays_a_tapped_card(browser: Any, st
     # the public texts are markdown from the bot: bold stays bold, nothing is injected as markup
     assert await frame.locator(".public strong").text_content() == "scripted"
 
-    await frame.locator('.hand .card[data-card="KS"]').click()
+    await seat.tap_card("KS")
     await wait_for(lambda: any(f.get("t") == "act" for f in stub.received))
     [act] = [f for f in stub.received if f.get("t") == "act"]
     assert act["table"] == 7 and act["version"] == 1 and act["action"] == {"type": "play", "card": "KS"}
@@ -108,7 +108,7 @@ async def test_a_refused_sign_in_shows_the_bots_text_and_opens_no_socket(browser
 async def test_a_refusal_shows_the_bots_text_and_changes_nothing(browser: Any, stub: StubBot) -> None:
     seat = await alice(browser, stub)
     stub.refuse_next = "You must follow suit."
-    await seat.frame.locator('.hand .card[data-card="AS"]').click()
+    await seat.tap_card("AS")
     toast = seat.frame.locator(".toast")
     await toast.wait_for()
     assert await toast.inner_text() == "You must follow suit."
@@ -176,7 +176,7 @@ async def test_a_dropped_websocket_reconnects_with_a_fresh_session_and_resumes(b
     assert again["session"] != first["session"] and stub.session_requests == 1
     await frame.wait_for_selector('.trick .card[data-card="AS"]')
     assert await frame.locator(".hand .card").count() == 9
-    await frame.locator('.hand .card[data-card="QH"]').click()
+    await seat.tap_card("QH")
     await frame.wait_for_selector('.trick .card[data-card="QH"]')
     acts = [f for f in stub.received if f.get("t") == "act"]
     assert acts[-1]["version"] == 2
@@ -222,6 +222,9 @@ async def test_phone_frame_shows_the_whole_hand(browser: Any) -> None:
         # each card shows at least its corner index (overlapping, never hidden under the next)
         steps = [b["x"] - a["x"] for a, b in itertools.pairwise(boxes)]  # type: ignore[index]
         assert min(steps) >= 14
+        # a thumb on the visible corner of a covered card plays that card
+        await seat.tap_card("KS")
+        await seat.frame.wait_for_selector('.trick .card[data-card="KS"]')
         # the table and its seats fit the frame too
         for i in range(await seat.frame.locator(".seat").count()):
             box = await seat.frame.locator(".seat").nth(i).bounding_box()
