@@ -100,6 +100,9 @@ class Hub:
         self._rev: dict[int, int] = {}
         #: table -> (revision, locale -> the public part of its views), shared by every reader of that language
         self._public: dict[int, tuple[int, dict[str, dict[str, Any]]]] = {}
+        #: tables that closed lately (the service forgets a closed table at once): their last views are still
+        #: sent, and **Play again** is asked on them; bounded
+        self._closed: dict[int, Table] = {}
         #: frames sent, by type (tests and the benchmark read it)
         self.frames: dict[str, int] = {}
 
@@ -169,7 +172,7 @@ class Hub:
 
     def _table(self, conn: Connection, table_id: int) -> Table | None:
         """A table the connection may see: in its channel and guild, held by this process."""
-        t = self.service.tables.get(table_id)
+        t = self.service.tables.get(table_id) or self._closed.get(table_id)
         s = conn.session
         if t is None or t.channel_id != s.channel_id or (s.guild_id is not None and t.guild_id != s.guild_id):
             return None
@@ -185,6 +188,9 @@ class Hub:
         if not t.is_open:
             self._rev.pop(t.id, None)
             self._public.pop(t.id, None)
+            self._closed[t.id] = t
+            while len(self._closed) > 1024:
+                del self._closed[next(iter(self._closed))]
 
     async def _sender(self, conn: Connection) -> None:
         while True:
@@ -221,7 +227,7 @@ class Hub:
             return views.with_seat(public, t, seat, forced)
 
     async def _push(self, conn: Connection, table_id: int) -> None:
-        t = self.service.tables.get(table_id)
+        t = self.service.tables.get(table_id) or self._closed.get(table_id)
         if t is None or t.channel_id != conn.session.channel_id:
             return  # closed and forgotten: the page keeps the last view it got (finished) or got `gone`
         if t.status == "cancelled":
@@ -320,6 +326,16 @@ class Hub:
             await svc.start(t.id, uid)
         elif op == "back":
             await svc.reclaim(t.id, uid)
+        elif op == "cancel" or (op == "end" and t.status == "lobby"):
+            await svc.cancel(t.id, uid)  # (host only: server managers use the Discord message)
+        elif op == "end":
+            await svc.end(t.id, uid)
+        elif op == "vote":
+            votes, humans = await svc.vote_stop(t.id, uid)
+            with using(conn.session.locale):
+                return {"text": texts.vote_text(votes, humans)}
+        elif op == "again":
+            await svc.rematch(t.id, uid, conn.session.name)  # the new lobby comes to every page with its update
         else:  # hint
             table, seat, found = await svc.hint(t.id, uid)
             assert table.game is not None

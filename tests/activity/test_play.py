@@ -56,7 +56,7 @@ async def test_lobby_from_the_pages(make_rig: RigFactory) -> None:
     assert welcome["seat_of"] == {str(tid): None}
     view = pb.views[tid]
     assert view["status"] == "lobby" and view["private"] is None
-    assert [b["op"] for b in view["buttons"]] == ["join", "leave", "bot", "unbot", "start"]
+    assert [b["op"] for b in view["buttons"]] == ["join", "leave", "bot", "unbot", "start", "cancel"]
     assert (await pb.lobby(tid, "join"))["t"] == "ok"
     await pa.wait(lambda: "player1" in json.dumps(pa.views[tid]["sections"]), "bob seated")
     # only the host adds computers or starts
@@ -110,7 +110,7 @@ async def test_bad_frames_are_refused_and_change_nothing(make_rig: RigFactory) -
     await refused(mover, {"t": "act", "table": tid, "version": version, "action": legal[0], "x": 1}, "bad_frame")
     await refused(mover, {"t": "act", "table": tid, "version": -1, "action": legal[0]}, "bad_frame")
     await refused(mover, {"t": "act", "table": tid, "version": version, "action": {"type": {"deep": 1}}}, "bad_frame")
-    await refused(mover, {"t": "lobby", "table": tid, "op": "cancel"}, "bad_frame")
+    await refused(mover, {"t": "lobby", "table": tid, "op": "explode"}, "bad_frame")
     await refused(mover, {"t": "hello", "session": "again"}, "bad_frame")
     big = {
         "t": "act",
@@ -191,3 +191,32 @@ async def test_privacy_over_random_games(make_rig: RigFactory, game: str) -> Non
     assert steps > 10
     assert spectator.views[tid]["private"] is None and spectator.views[tid]["seat"] is None
     assert players[0].views[tid]["status"] == "finished"
+
+
+async def test_cancel_end_and_play_again_from_the_pages(make_rig: RigFactory) -> None:
+    rig = await make_rig(4)
+    game = next(g for g in OPTIONS if SEATS[g] == 4 and g != "minchiate")
+    pages = await rig.open_pages(rig.users)
+    # a lobby cancelled by its host leaves the channel: every page is told
+    first = await rig.table(game, pages[0].user)
+    for p in pages:
+        await p.send({"t": "ping"})
+        await p.wait(lambda p=p: first in p.views, "the lobby")
+    refused = await pages[1].lobby(first, "cancel")
+    assert refused["t"] == "refused" and rig.service.tables[first].status == "lobby"
+    assert (await pages[0].lobby(first, "cancel"))["t"] == "ok"
+    for p in pages:
+        await p.wait(lambda p=p: any(f["t"] == "gone" and f["table"] == first for f in p.frames), "gone")
+    # a running table ended by its host: its last view says so, and Play again opens a new lobby for every page
+    tid = await seated_table(rig, game, pages)
+    end = next(b for b in pages[0].views[tid]["buttons"] if b["op"] == "end")
+    assert end["label"].startswith("End ") and end["style"] == "danger"
+    assert (await pages[0].lobby(tid, "end"))["t"] == "ok"
+    for p in pages:
+        await p.wait(lambda p=p: p.views[tid]["status"] == "finished", "the end")
+    assert [b["op"] for b in pages[2].views[tid]["buttons"]] == ["again"]
+    assert (await pages[2].lobby(tid, "again"))["t"] == "ok"
+    new = rig.service.in_channel(rig.channel.id)
+    assert new is not None and new.id != tid and new.host_id == pages[2].user.id
+    for p in pages:
+        await p.wait(lambda p=p: new.id in p.views and p.views[new.id]["status"] == "lobby", "the new lobby")
