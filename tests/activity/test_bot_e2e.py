@@ -40,7 +40,7 @@ async def test_a_hand_played_by_five_pages_while_the_table_message_follows(
         await fake.wait_for_commands("table")
         await fake.wait_until_ready()
         entry = [c for c in fake.commands() if c.get("type") == 4]
-        assert len(entry) == 1 and entry[0]["handler"] == 2
+        assert len(entry) == 1 and entry[0]["handler"] == 2 and entry[0]["description_localizations"]["ko"]
         server = bot.activity_server
         assert server is not None and server.port > 0
 
