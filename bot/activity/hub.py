@@ -293,6 +293,10 @@ class Hub:
             if t.id in self.service.tables:
                 conn.mark(t.id)  # a stale page gets the current view again
             return
+        except Exception:  # a bug or the database: the page hears it, the socket lives on
+            log.exception("activity: %s of user %s on table %s failed", kind, conn.user_id, t.id)
+            await self._refuse(conn, req, "failed")
+            return
         await self._send(conn, {"t": "ok", "req": req, **extra})
 
     async def _refuse(self, conn: Connection, req: int | None, code: str) -> None:

@@ -59,6 +59,7 @@ _TEXTS: dict[str, str] = {
     "not_seated": NOT_SEATED,
     "stale": N_("That choice is out of date: use the latest message."),
     "shutting_down": N_("Tavolo is restarting; reconnecting…"),
+    "failed": N_("Something went wrong; nothing was changed."),
 }
 
 # the service's refusals whose meaning a page may want to act on, by their msgid

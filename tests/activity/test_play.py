@@ -220,3 +220,22 @@ async def test_cancel_end_and_play_again_from_the_pages(make_rig: RigFactory) ->
     assert new is not None and new.id != tid and new.host_id == pages[2].user.id
     for p in pages:
         await p.wait(lambda p=p: new.id in p.views and p.views[new.id]["status"] == "lobby", "the new lobby")
+
+
+async def test_a_failure_inside_is_told_and_the_socket_lives_on(
+    make_rig: RigFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rig = await make_rig(1)
+    (page,) = await rig.open_pages(rig.users)
+    tid = await rig.table(next(iter(OPTIONS)), page.user)
+    await page.send({"t": "ping"})
+    await page.wait(lambda: tid in page.views, "the lobby")
+
+    async def broken(*args: Any, **kw: Any) -> None:
+        raise RuntimeError("the database is gone")
+
+    monkeypatch.setattr(rig.service, "add_computer", broken)
+    reply = await page.lobby(tid, "bot")
+    assert reply["t"] == "refused" and reply["code"] == "failed" and reply["text"]
+    await page.send({"t": "ping"})
+    await page.wait(lambda: page.frames[-1]["t"] == "pong", "pong")
