@@ -71,6 +71,17 @@ async def _serve_async(tables: int, db_dir: str, conn: Any) -> None:
         last[u.table.id] = u.table.version
 
     service.listeners.append(seen)
+    acts: list[float] = []  # how long TableService.act takes (lock, engine, the SQLite commit, the notifications)
+    plain_act = service.act
+
+    async def timed_act(*a: Any, **kw: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return await plain_act(*a, **kw)
+        finally:
+            acts.append(time.perf_counter() - started)
+
+    service.act = timed_act  # type: ignore[method-assign]
     sessions: dict[str, str] = {}
     ids = []
     for i in range(tables):
@@ -100,7 +111,10 @@ async def _serve_async(tables: int, db_dir: str, conn: Any) -> None:
             pushed = sorted(x for c in server.hub.connections() for x in c.pushed)
             for c in server.hub.connections():
                 c.pushed.clear()
-            conn.send({"cpu": time.process_time(), "frames": dict(server.hub.frames), "pushed": pushed})
+            conn.send(
+                {"cpu": time.process_time(), "frames": dict(server.hub.frames), "pushed": pushed, "acts": sorted(acts)}
+            )
+            acts.clear()
         elif command == "versions":
             conn.send({str(t): last.get(t, 0) for t in ids})
         else:
@@ -243,6 +257,12 @@ async def _pages(args: argparse.Namespace, conn: Any, info: dict[str, Any]) -> N
         print(
             f"inside the bot, table update -> frame written to a socket: p50 {pq[49] * 1000:.1f} ms,"
             f" p99 {pq[98] * 1000:.1f} ms ({len(pushed)} pushes)"
+        )
+    if len(cpu1["acts"]) > 1:
+        aq = statistics.quantiles(cpu1["acts"], n=100)
+        print(
+            f"inside the bot, TableService.act (lock, engine, SQLite commit, notifications): p50 {aq[49] * 1000:.1f} ms,"
+            f" p99 {aq[98] * 1000:.1f} ms, max {cpu1['acts'][-1] * 1000:.1f} ms"
         )
     print(f"bot CPU per action applied: {(cpu1['cpu'] - cpu0['cpu']) / max(1, applied) * 1000:.2f} ms")
     print(
