@@ -261,8 +261,8 @@ async def _pages(args: argparse.Namespace, conn: Any, info: dict[str, Any]) -> N
     if len(cpu1["acts"]) > 1:
         aq = statistics.quantiles(cpu1["acts"], n=100)
         print(
-            f"inside the bot, TableService.act (lock, engine, SQLite commit, notifications): p50 {aq[49] * 1000:.1f} ms,"
-            f" p99 {aq[98] * 1000:.1f} ms, max {cpu1['acts'][-1] * 1000:.1f} ms"
+            f"inside the bot, TableService.act (lock, engine, SQLite commit, notifications): p50 {aq[49] * 1000:.1f} ms"
+            f", p99 {aq[98] * 1000:.1f} ms, max {cpu1['acts'][-1] * 1000:.1f} ms"
         )
     print(f"bot CPU per action applied: {(cpu1['cpu'] - cpu0['cpu']) / max(1, applied) * 1000:.2f} ms")
     print(
