@@ -48,6 +48,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+#: Discord's refusal of a bulk overwrite that would remove the app's Entry Point command
+_ENTRY_POINT_KEPT = 50240
+
+
 def entry_point() -> dict[str, Any]:
     """The Activity's primary Entry Point command (type 4), registered with the commands when the Activity is on:
     handler 2 (DISCORD_LAUNCH_ACTIVITY) lets Discord open the Activity itself, no interaction reaches the bot."""
@@ -319,7 +323,15 @@ class TavoloBot(commands.AutoShardedBot):
             # would drop an app's Entry Point: the global overwrite carries it along
             synced = await self.http.bulk_upsert_global_commands(self.application_id, payload=[*payload, entry])
         else:
-            synced = await self.tree.sync(guild=guild)
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except discord.HTTPException as e:
+                if e.code != _ENTRY_POINT_KEPT or guild is not None or self.application_id is None:
+                    raise
+                # Activities are enabled in the Developer Portal (Discord then adds an Entry Point) but not here:
+                # the overwrite keeps the app's Entry Point as it is
+                kept = [c for c in await self.http.get_global_commands(self.application_id) if c.get("type") == 4]
+                synced = await self.http.bulk_upsert_global_commands(self.application_id, payload=[*payload, *kept])
             if entry is not None and self.application_id is not None:  # (Entry Points are global only)
                 await self.http.upsert_global_command(self.application_id, payload=entry)
         async with self.db.transaction() as conn:
