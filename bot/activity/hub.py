@@ -245,8 +245,8 @@ class Hub:
             await self._send(conn, {"t": "table", "table": table_id, "version": version, "view": view})
             return
         changed, removed = patch
-        if not changed and not removed:
-            return
+        if not changed and not removed and version == before[0]:
+            return  # (a new version the reader sees no change in still goes out: the next patch starts from it)
         frame = {"t": "patch", "table": table_id, "from": before[0], "version": version, "set": changed, "del": removed}
         await self._send(conn, frame)
 

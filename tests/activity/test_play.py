@@ -239,3 +239,20 @@ async def test_a_failure_inside_is_told_and_the_socket_lives_on(
     assert reply["t"] == "refused" and reply["code"] == "failed" and reply["text"]
     await page.send({"t": "ping"})
     await page.wait(lambda: page.frames[-1]["t"] == "pong", "pong")
+
+
+async def test_a_new_version_reaches_the_page_even_when_its_view_is_unchanged(make_rig: RigFactory) -> None:
+    """Otherwise the next patch would start from a version the page never got, and it would have to resync."""
+    from bot.tables.service import TableUpdate
+
+    rig = await make_rig(1)
+    (page,) = await rig.open_pages(rig.users)
+    tid = await rig.table(next(iter(OPTIONS)), page.user)
+    await page.send({"t": "ping"})
+    await page.wait(lambda: tid in page.views, "the lobby")
+    t = rig.service.tables[tid]
+    t.log.append((0, {"type": "nothing visible"}))  # a version the reader sees no change in
+    await rig.server.hub.on_update(TableUpdate(t, "lobby"))
+    frame = await page.wait(lambda: page.frames[-1] if page.frames[-1]["t"] == "patch" else None, "the patch")
+    assert (frame["from"], frame["version"], frame["set"], frame["del"]) == (0, 1, {}, [])
+    assert page.versions[tid] == 1
