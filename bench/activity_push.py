@@ -234,9 +234,16 @@ async def _pages(args: argparse.Namespace, conn: Any, info: dict[str, Any]) -> N
     wall0 = time.perf_counter()
     latencies: list[float] = []
     think = tuple(float(x) for x in args.think.split(","))
-    sent = await asyncio.gather(
+    drives = asyncio.gather(
         *(_drive(p, random.Random(rng.random()), args.actions_per_table, latencies, think) for p in tables)  # type: ignore[arg-type]
     )
+    try:
+        sent = await asyncio.wait_for(drives, args.timeout)
+    except TimeoutError:
+        for pages in tables:  # what a stuck table looks like from its pages
+            if (pages[0].view or {}).get("status") == "running":
+                print("still running:", pages[0].table, [p.version for p in pages], [len(p.choices()) for p in pages])
+        raise
     wall = time.perf_counter() - wall0
     conn.send("cpu")
     cpu1 = conn.recv()
@@ -279,6 +286,7 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=100)
     ap.add_argument("--actions-per-table", type=int, default=60)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=600.0, help="give up after this many seconds of play")
     ap.add_argument("--think", default="0,0", help="seconds a player takes per move: MIN,MAX (default 0,0)")
     args = ap.parse_args()
     ctx = multiprocessing.get_context("spawn")
