@@ -71,6 +71,17 @@ async def _serve_async(tables: int, db_dir: str, conn: Any) -> None:
         last[u.table.id] = u.table.version
 
     service.listeners.append(seen)
+    acts: list[float] = []  # how long TableService.act takes (lock, engine, the SQLite commit, the notifications)
+    plain_act = service.act
+
+    async def timed_act(*a: Any, **kw: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return await plain_act(*a, **kw)
+        finally:
+            acts.append(time.perf_counter() - started)
+
+    service.act = timed_act  # type: ignore[method-assign]
     sessions: dict[str, str] = {}
     ids = []
     for i in range(tables):
@@ -100,7 +111,10 @@ async def _serve_async(tables: int, db_dir: str, conn: Any) -> None:
             pushed = sorted(x for c in server.hub.connections() for x in c.pushed)
             for c in server.hub.connections():
                 c.pushed.clear()
-            conn.send({"cpu": time.process_time(), "frames": dict(server.hub.frames), "pushed": pushed})
+            conn.send(
+                {"cpu": time.process_time(), "frames": dict(server.hub.frames), "pushed": pushed, "acts": sorted(acts)}
+            )
+            acts.clear()
         elif command == "versions":
             conn.send({str(t): last.get(t, 0) for t in ids})
         else:
@@ -220,9 +234,16 @@ async def _pages(args: argparse.Namespace, conn: Any, info: dict[str, Any]) -> N
     wall0 = time.perf_counter()
     latencies: list[float] = []
     think = tuple(float(x) for x in args.think.split(","))
-    sent = await asyncio.gather(
+    drives = asyncio.gather(
         *(_drive(p, random.Random(rng.random()), args.actions_per_table, latencies, think) for p in tables)  # type: ignore[arg-type]
     )
+    try:
+        sent = await asyncio.wait_for(drives, args.timeout)
+    except TimeoutError:
+        for pages in tables:  # what a stuck table looks like from its pages
+            if (pages[0].view or {}).get("status") == "running":
+                print("still running:", pages[0].table, [p.version for p in pages], [len(p.choices()) for p in pages])
+        raise
     wall = time.perf_counter() - wall0
     conn.send("cpu")
     cpu1 = conn.recv()
@@ -244,6 +265,12 @@ async def _pages(args: argparse.Namespace, conn: Any, info: dict[str, Any]) -> N
             f"inside the bot, table update -> frame written to a socket: p50 {pq[49] * 1000:.1f} ms,"
             f" p99 {pq[98] * 1000:.1f} ms ({len(pushed)} pushes)"
         )
+    if len(cpu1["acts"]) > 1:
+        aq = statistics.quantiles(cpu1["acts"], n=100)
+        print(
+            f"inside the bot, TableService.act (lock, engine, SQLite commit, notifications): p50 {aq[49] * 1000:.1f} ms"
+            f", p99 {aq[98] * 1000:.1f} ms, max {cpu1['acts'][-1] * 1000:.1f} ms"
+        )
     print(f"bot CPU per action applied: {(cpu1['cpu'] - cpu0['cpu']) / max(1, applied) * 1000:.2f} ms")
     print(
         f"frames per action applied: {', '.join(f'{k} {v / max(1, applied):.2f}' for k, v in sorted(frames.items()))}"
@@ -259,6 +286,7 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=100)
     ap.add_argument("--actions-per-table", type=int, default=60)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=600.0, help="give up after this many seconds of play")
     ap.add_argument("--think", default="0,0", help="seconds a player takes per move: MIN,MAX (default 0,0)")
     args = ap.parse_args()
     ctx = multiprocessing.get_context("spawn")

@@ -27,7 +27,7 @@ from bot.engine.protocol import Action
 from bot.forwarding import InteractionForwarder
 from bot.games import registry
 from bot.gateway import IdentifyPacer, ResumingShard
-from bot.i18n import SOURCE, _, normalize, using
+from bot.i18n import SOURCE, SUPPORTED, _, _p, normalize, using
 from bot.images import ImageCache, sprites
 from bot.images import prepare as prepare_images
 from bot.ledger import Ledger
@@ -47,16 +47,33 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: the Activity's primary Entry Point command (type 4), registered with the commands when the Activity is on:
-#: handler 2 (DISCORD_LAUNCH_ACTIVITY) lets Discord open the Activity itself, no interaction reaches the bot
-ENTRY_POINT: dict[str, Any] = {
-    "name": "launch",
-    "description": "Open Tavolo's card table in this channel",
-    "type": 4,
-    "handler": 2,
-    "integration_types": [0],
-    "contexts": [0],
-}
+
+#: Discord's refusal of a bulk overwrite that would remove the app's Entry Point command
+_ENTRY_POINT_KEPT = 50240
+
+
+def entry_point() -> dict[str, Any]:
+    """The Activity's primary Entry Point command (type 4), registered with the commands when the Activity is on:
+    handler 2 (DISCORD_LAUNCH_ACTIVITY) lets Discord open the Activity itself, no interaction reaches the bot."""
+    localized: dict[str, str] = {}
+    english = ""
+    for code in SUPPORTED:
+        with using(code):
+            text = _p("command-description", "Open Tavolo's card table in this channel")
+        if code == SOURCE:
+            english = text
+        elif text and len(text) <= 100:
+            localized[code] = text
+    return {
+        "name": "launch",
+        "description": english,
+        "description_localizations": {k: v for k, v in localized.items() if v != english},
+        "type": 4,
+        "handler": 2,
+        "integration_types": [0],
+        "contexts": [0],
+    }
+
 
 COGS = (
     "cogs.tables",
@@ -293,7 +310,7 @@ class TavoloBot(commands.AutoShardedBot):
             payload = [await c.get_translated_payload(self.tree, translator) for c in commands_]
         else:
             payload = [c.to_dict(self.tree) for c in commands_]
-        entry = ENTRY_POINT if self.settings.activity_port is not None else None
+        entry = entry_point() if self.settings.activity_port is not None else None
         digest = hashlib.sha256(json.dumps([*payload, entry], sort_keys=True).encode()).hexdigest()
         key = f"commands:{self.settings.dev_guild or 'global'}:{self.settings.api_base or 'discord'}"
         assert self.db is not None
@@ -306,7 +323,15 @@ class TavoloBot(commands.AutoShardedBot):
             # would drop an app's Entry Point: the global overwrite carries it along
             synced = await self.http.bulk_upsert_global_commands(self.application_id, payload=[*payload, entry])
         else:
-            synced = await self.tree.sync(guild=guild)
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except discord.HTTPException as e:
+                if e.code != _ENTRY_POINT_KEPT or guild is not None or self.application_id is None:
+                    raise
+                # Activities are enabled in the Developer Portal (Discord then adds an Entry Point) but not here:
+                # the overwrite keeps the app's Entry Point as it is
+                kept = [c for c in await self.http.get_global_commands(self.application_id) if c.get("type") == 4]
+                synced = await self.http.bulk_upsert_global_commands(self.application_id, payload=[*payload, *kept])
             if entry is not None and self.application_id is not None:  # (Entry Points are global only)
                 await self.http.upsert_global_command(self.application_id, payload=entry)
         async with self.db.transaction() as conn:

@@ -15,7 +15,7 @@ __all__ = ["LOBBY_OPS", "MAX_FRAME", "FrameError", "parse"]
 
 #: the largest client frame (bytes of UTF-8)
 MAX_FRAME = 4096
-LOBBY_OPS = ("join", "leave", "bot", "unbot", "start", "back", "hint")
+LOBBY_OPS = ("join", "leave", "bot", "unbot", "start", "back", "hint", "cancel", "end", "vote", "again")
 _MAX_ID = 2**63 - 1
 _LEVEL_MAX = 16
 _KEY_MAX = 32

@@ -100,6 +100,9 @@ class Hub:
         self._rev: dict[int, int] = {}
         #: table -> (revision, locale -> the public part of its views), shared by every reader of that language
         self._public: dict[int, tuple[int, dict[str, dict[str, Any]]]] = {}
+        #: tables that closed lately (the service forgets a closed table at once): their last views are still
+        #: sent, and **Play again** is asked on them; bounded
+        self._closed: dict[int, Table] = {}
         #: frames sent, by type (tests and the benchmark read it)
         self.frames: dict[str, int] = {}
 
@@ -169,7 +172,7 @@ class Hub:
 
     def _table(self, conn: Connection, table_id: int) -> Table | None:
         """A table the connection may see: in its channel and guild, held by this process."""
-        t = self.service.tables.get(table_id)
+        t = self.service.tables.get(table_id) or self._closed.get(table_id)
         s = conn.session
         if t is None or t.channel_id != s.channel_id or (s.guild_id is not None and t.guild_id != s.guild_id):
             return None
@@ -185,6 +188,9 @@ class Hub:
         if not t.is_open:
             self._rev.pop(t.id, None)
             self._public.pop(t.id, None)
+            self._closed[t.id] = t
+            while len(self._closed) > 1024:
+                del self._closed[next(iter(self._closed))]
 
     async def _sender(self, conn: Connection) -> None:
         while True:
@@ -221,7 +227,7 @@ class Hub:
             return views.with_seat(public, t, seat, forced)
 
     async def _push(self, conn: Connection, table_id: int) -> None:
-        t = self.service.tables.get(table_id)
+        t = self.service.tables.get(table_id) or self._closed.get(table_id)
         if t is None or t.channel_id != conn.session.channel_id:
             return  # closed and forgotten: the page keeps the last view it got (finished) or got `gone`
         if t.status == "cancelled":
@@ -239,8 +245,8 @@ class Hub:
             await self._send(conn, {"t": "table", "table": table_id, "version": version, "view": view})
             return
         changed, removed = patch
-        if not changed and not removed:
-            return
+        if not changed and not removed and version == before[0]:
+            return  # (a new version the reader sees no change in still goes out: the next patch starts from it)
         frame = {"t": "patch", "table": table_id, "from": before[0], "version": version, "set": changed, "del": removed}
         await self._send(conn, frame)
 
@@ -287,6 +293,10 @@ class Hub:
             if t.id in self.service.tables:
                 conn.mark(t.id)  # a stale page gets the current view again
             return
+        except Exception:  # a bug or the database: the page hears it, the socket lives on
+            log.exception("activity: %s of user %s on table %s failed", kind, conn.user_id, t.id)
+            await self._refuse(conn, req, "failed")
+            return
         await self._send(conn, {"t": "ok", "req": req, **extra})
 
     async def _refuse(self, conn: Connection, req: int | None, code: str) -> None:
@@ -320,6 +330,16 @@ class Hub:
             await svc.start(t.id, uid)
         elif op == "back":
             await svc.reclaim(t.id, uid)
+        elif op == "cancel" or (op == "end" and t.status == "lobby"):
+            await svc.cancel(t.id, uid)  # (host only: server managers use the Discord message)
+        elif op == "end":
+            await svc.end(t.id, uid)
+        elif op == "vote":
+            votes, humans = await svc.vote_stop(t.id, uid)
+            with using(conn.session.locale):
+                return {"text": texts.vote_text(votes, humans)}
+        elif op == "again":
+            await svc.rematch(t.id, uid, conn.session.name)  # the new lobby comes to every page with its update
         else:  # hint
             table, seat, found = await svc.hint(t.id, uid)
             assert table.game is not None

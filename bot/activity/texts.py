@@ -28,7 +28,13 @@ CLIENT_TEXTS: dict[str, str] = {
     "seconds_left": N_("{seconds} s left"),
     "last_trick": N_("Last trick"),
     "finished": N_("This table is over."),
+    # the confirmations the Discord message asks for (cogs/tables.py), in the same words
+    "yes": N_("Yes"),
+    "yes_leave": N_("Yes, leave"),
+    "confirm_cancel": N_("Really cancel this table?"),
+    "confirm_end": N_("Really end this table now (an unfinished hand is not scored)?"),
 }
+_CONFIRM_LEAVE = N_("Leave the game? The computer will play your seat (you can come back with **{back}**).")
 
 #: refusal and error codes -> msgid
 _TEXTS: dict[str, str] = {
@@ -53,6 +59,7 @@ _TEXTS: dict[str, str] = {
     "not_seated": NOT_SEATED,
     "stale": N_("That choice is out of date: use the latest message."),
     "shutting_down": N_("Tavolo is restarting; reconnecting…"),
+    "failed": N_("Something went wrong; nothing was changed."),
 }
 
 # the service's refusals whose meaning a page may want to act on, by their msgid
@@ -66,7 +73,14 @@ _SERVICE_CODES = {
 
 def client_texts() -> dict[str, str]:
     """The page's words in the current locale."""
-    return {key: _(msgid) for key, msgid in CLIENT_TEXTS.items()}
+    words = {key: _(msgid) for key, msgid in CLIENT_TEXTS.items()}
+    words["confirm_leave"] = _(_CONFIRM_LEAVE, back=ui.label(ui.BACK))
+    return words
+
+
+def vote_text(votes: int, humans: int) -> str:
+    """The answer to a vote to stop, as the Discord button's."""
+    return _("Your vote is counted ({votes}/{humans}).", votes=votes, humans=humans)
 
 
 def refusal_text(code: str) -> str:

@@ -20,15 +20,19 @@ from bot.tables.model import Table
 
 __all__ = ["BUTTONS", "diff", "public_view", "view_of", "with_seat"]
 
-#: the table message's buttons the Activity offers (op -> label msgid, style); the others (cancel, end, vote,
-#: play again, my hand) ask for a confirmation or make no sense in the frame: they stay on the Discord message
+#: the table message's buttons the Activity offers (op -> label msgid, style), with the Discord buttons' labels;
+#: **My hand** makes no sense in the frame (the page shows the hand)
 BUTTONS: dict[str, tuple[str, str]] = {
     "join": (ui.JOIN, "success"),
     "leave": (ui.LEAVE, "secondary"),
     "bot": (ui.ADD_COMPUTER, "secondary"),
     "unbot": (N_("Remove computer"), "secondary"),
     "start": (ui.START, "primary"),
+    "cancel": (N_("Cancel"), "danger"),
     "back": (ui.BACK, "secondary"),
+    "vote": (ui.VOTE, "secondary"),
+    "end": (N_("End {title} table"), "danger"),
+    "again": (N_("Play again"), "success"),
 }
 
 
@@ -93,7 +97,8 @@ def public_view(t: Table) -> dict[str, Any]:
     for op in screen.buttons:
         if op in BUTTONS:
             label, style = BUTTONS[op]
-            buttons.append({"op": op, "label": _(label), "style": style})
+            text = _(label, title=screens.game_title(t.game_id)) if "{title}" in label else _(label)
+            buttons.append({"op": op, "label": text, "style": style})
     levels = [
         {"level": lvl, "label": screens.level_name(lvl), "help": screens.LEVEL_HELP.get(lvl)} for lvl in screen.levels
     ]

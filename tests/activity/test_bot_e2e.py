@@ -3,6 +3,7 @@ Mighty hand played to its end by five pages while the channel's table message fo
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import random
 from pathlib import Path
@@ -32,15 +33,13 @@ async def test_a_hand_played_by_five_pages_while_the_table_message_follows(
     )
     apply_endpoints(settings.api_base, settings.gateway_url)
     bot = TavoloBot(settings, edit_interval=0.05)
-    import asyncio
-
     task = asyncio.create_task(bot.start(settings.token))
     pages: list[Page] = []
     try:
         await fake.wait_for_commands("table")
         await fake.wait_until_ready()
         entry = [c for c in fake.commands() if c.get("type") == 4]
-        assert len(entry) == 1 and entry[0]["handler"] == 2
+        assert len(entry) == 1 and entry[0]["handler"] == 2 and entry[0]["description_localizations"]["ko"]
         server = bot.activity_server
         assert server is not None and server.port > 0
 
@@ -98,5 +97,27 @@ async def test_a_hand_played_by_five_pages_while_the_table_message_follows(
     finally:
         for p in pages:
             await p.close()
+        await stop_bot(bot, task)
+        reset_endpoints()
+
+
+async def test_a_bot_without_the_activity_keeps_the_portals_entry_point(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Activities enabled in the Developer Portal before the bot's port is set: the sync keeps Discord's Entry Point
+    (Discord refuses a bulk overwrite that drops it) and the slash commands still register."""
+    fake = fake_discord
+    default = fake.activities.enable(fake.world, fake.application_id)
+    settings = settings_for(fake, tmp_path / "t.db")
+    apply_endpoints(settings.api_base, settings.gateway_url)
+    bot = TavoloBot(settings, edit_interval=0.05)
+    task = asyncio.create_task(bot.start(settings.token))
+    try:
+        await fake.wait_for_commands("table")
+        await fake.wait_until_ready()
+        assert bot.activity_server is None
+        entry = [c for c in fake.commands() if c.get("type") == 4]
+        assert [c["id"] for c in entry] == [str(default.id)]
+    finally:
         await stop_bot(bot, task)
         reset_endpoints()

@@ -56,7 +56,7 @@ async def test_lobby_from_the_pages(make_rig: RigFactory) -> None:
     assert welcome["seat_of"] == {str(tid): None}
     view = pb.views[tid]
     assert view["status"] == "lobby" and view["private"] is None
-    assert [b["op"] for b in view["buttons"]] == ["join", "leave", "bot", "unbot", "start"]
+    assert [b["op"] for b in view["buttons"]] == ["join", "leave", "bot", "unbot", "start", "cancel"]
     assert (await pb.lobby(tid, "join"))["t"] == "ok"
     await pa.wait(lambda: "player1" in json.dumps(pa.views[tid]["sections"]), "bob seated")
     # only the host adds computers or starts
@@ -110,7 +110,7 @@ async def test_bad_frames_are_refused_and_change_nothing(make_rig: RigFactory) -
     await refused(mover, {"t": "act", "table": tid, "version": version, "action": legal[0], "x": 1}, "bad_frame")
     await refused(mover, {"t": "act", "table": tid, "version": -1, "action": legal[0]}, "bad_frame")
     await refused(mover, {"t": "act", "table": tid, "version": version, "action": {"type": {"deep": 1}}}, "bad_frame")
-    await refused(mover, {"t": "lobby", "table": tid, "op": "cancel"}, "bad_frame")
+    await refused(mover, {"t": "lobby", "table": tid, "op": "explode"}, "bad_frame")
     await refused(mover, {"t": "hello", "session": "again"}, "bad_frame")
     big = {
         "t": "act",
@@ -191,3 +191,68 @@ async def test_privacy_over_random_games(make_rig: RigFactory, game: str) -> Non
     assert steps > 10
     assert spectator.views[tid]["private"] is None and spectator.views[tid]["seat"] is None
     assert players[0].views[tid]["status"] == "finished"
+
+
+async def test_cancel_end_and_play_again_from_the_pages(make_rig: RigFactory) -> None:
+    rig = await make_rig(4)
+    game = next(g for g in OPTIONS if SEATS[g] == 4 and g != "minchiate")
+    pages = await rig.open_pages(rig.users)
+    # a lobby cancelled by its host leaves the channel: every page is told
+    first = await rig.table(game, pages[0].user)
+    for p in pages:
+        await p.send({"t": "ping"})
+        await p.wait(lambda p=p: first in p.views, "the lobby")
+    refused = await pages[1].lobby(first, "cancel")
+    assert refused["t"] == "refused" and rig.service.tables[first].status == "lobby"
+    assert (await pages[0].lobby(first, "cancel"))["t"] == "ok"
+    for p in pages:
+        await p.wait(lambda p=p: any(f["t"] == "gone" and f["table"] == first for f in p.frames), "gone")
+    # a running table ended by its host: its last view says so, and Play again opens a new lobby for every page
+    tid = await seated_table(rig, game, pages)
+    end = next(b for b in pages[0].views[tid]["buttons"] if b["op"] == "end")
+    assert end["label"].startswith("End ") and end["style"] == "danger"
+    assert (await pages[0].lobby(tid, "end"))["t"] == "ok"
+    for p in pages:
+        await p.wait(lambda p=p: p.views[tid]["status"] == "finished", "the end")
+    assert [b["op"] for b in pages[2].views[tid]["buttons"]] == ["again"]
+    assert (await pages[2].lobby(tid, "again"))["t"] == "ok"
+    new = rig.service.in_channel(rig.channel.id)
+    assert new is not None and new.id != tid and new.host_id == pages[2].user.id
+    for p in pages:
+        await p.wait(lambda p=p: new.id in p.views and p.views[new.id]["status"] == "lobby", "the new lobby")
+
+
+async def test_a_failure_inside_is_told_and_the_socket_lives_on(
+    make_rig: RigFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rig = await make_rig(1)
+    (page,) = await rig.open_pages(rig.users)
+    tid = await rig.table(next(iter(OPTIONS)), page.user)
+    await page.send({"t": "ping"})
+    await page.wait(lambda: tid in page.views, "the lobby")
+
+    async def broken(*args: Any, **kw: Any) -> None:
+        raise RuntimeError("the database is gone")
+
+    monkeypatch.setattr(rig.service, "add_computer", broken)
+    reply = await page.lobby(tid, "bot")
+    assert reply["t"] == "refused" and reply["code"] == "failed" and reply["text"]
+    await page.send({"t": "ping"})
+    await page.wait(lambda: page.frames[-1]["t"] == "pong", "pong")
+
+
+async def test_a_new_version_reaches_the_page_even_when_its_view_is_unchanged(make_rig: RigFactory) -> None:
+    """Otherwise the next patch would start from a version the page never got, and it would have to resync."""
+    from bot.tables.service import TableUpdate
+
+    rig = await make_rig(1)
+    (page,) = await rig.open_pages(rig.users)
+    tid = await rig.table(next(iter(OPTIONS)), page.user)
+    await page.send({"t": "ping"})
+    await page.wait(lambda: tid in page.views, "the lobby")
+    t = rig.service.tables[tid]
+    t.log.append((0, {"type": "nothing visible"}))  # a version the reader sees no change in
+    await rig.server.hub.on_update(TableUpdate(t, "lobby"))
+    frame = await page.wait(lambda: page.frames[-1] if page.frames[-1]["t"] == "patch" else None, "the patch")
+    assert (frame["from"], frame["version"], frame["set"], frame["del"]) == (0, 1, {}, [])
+    assert page.versions[tid] == 1

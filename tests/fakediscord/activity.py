@@ -53,6 +53,13 @@ class Activities:
         #: code exchanges that were refused (a wrong secret, a spent code)
         self.refused: list[str] = []
 
+    def enable(self, world: st.World, application_id: int) -> st.Command:
+        """What enabling Activities in the Developer Portal does: Discord adds a default Entry Point command."""
+        data = {"name": "launch", "type": 4, "handler": 2, "description": "Launch an activity"}
+        command = st.Command(world.ids.next(), application_id, None, data, world.ids.next())
+        world.commands[command.id] = command
+        return command
+
     def launch(self, channel: st.Channel, *users: FakeUser) -> Instance:
         instance = Instance(f"i-{secrets.token_hex(8)}", channel, {u.id for u in users})
         self.instances[instance.instance_id] = instance
