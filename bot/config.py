@@ -42,6 +42,12 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     #: where prepared card sprites are kept between runs (None: drawn at every start, in memory only)
     sprite_cache: Path | None = None
+    #: the Activity's HTTP port (None: no Activity, nothing listens)
+    activity_port: int | None = None
+    #: the application's OAuth2 client secret (the Activity's code exchange; required with ``activity_port``)
+    client_secret: str | None = None
+    #: the Origin the Activity's pages come from (None: ``https://{application_id}.discordsays.com``)
+    activity_origin: str | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, dotenv: bool = True) -> Settings:
@@ -62,6 +68,7 @@ class Settings:
             raise ConfigError("TAVOLO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL.")
         database = env.get("TAVOLO_DATABASE", "").strip() or "data/tavolo.db"
         shard_count, shard_ids = _shards(env)
+        activity_port, client_secret, activity_origin = _activity(env)
         return cls(
             token=token,
             database=database if database.startswith(("postgresql://", "postgres://")) else Path(database),
@@ -75,7 +82,22 @@ class Settings:
             shard_count=shard_count,
             shard_ids=shard_ids,
             sprite_cache=_sprite_cache(env),
+            activity_port=activity_port,
+            client_secret=client_secret,
+            activity_origin=activity_origin,
         )
+
+
+def _activity(env: dict[str, str]) -> tuple[int | None, str | None, str | None]:
+    """``TAVOLO_ACTIVITY_PORT`` (unset: no Activity), ``DISCORD_CLIENT_SECRET``, ``TAVOLO_ACTIVITY_ORIGIN``."""
+    port = _int(env, "TAVOLO_ACTIVITY_PORT", 0, 1, 65535) or None
+    secret = env.get("DISCORD_CLIENT_SECRET", "").strip() or None
+    origin = env.get("TAVOLO_ACTIVITY_ORIGIN", "").strip().rstrip("/") or None
+    if port is not None and secret is None:
+        raise ConfigError("TAVOLO_ACTIVITY_PORT needs DISCORD_CLIENT_SECRET (OAuth2 -> Client Secret).")
+    if origin is not None and not re.match(r"^https?://[^/\s]+$", origin):
+        raise ConfigError("TAVOLO_ACTIVITY_ORIGIN must be an origin such as https://123.discordsays.com.")
+    return port, secret, origin
 
 
 def _sprite_cache(env: dict[str, str]) -> Path | None:

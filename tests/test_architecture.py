@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PURE = ("bot/engine", "bot/games", "bot/ai", "bot/render", "bot/images")
-SERVICES = ("bot/tables", "bot/ledger", "bot/storage")
+SERVICES = ("bot/tables", "bot/ledger", "bot/storage", "bot/activity")
 
 
 def _imports(path: Path) -> set[str]:

@@ -21,6 +21,7 @@ __all__ = [
     "JOIN",
     "LEAVE",
     "MY_HAND",
+    "OPEN_ACTIVITY",
     "START",
     "VOTE",
     "choice",
@@ -38,6 +39,8 @@ MY_HAND = N_("My hand")
 BACK = N_("I'm back")
 VOTE = N_("Vote to stop")
 HINT = N_("Hint")
+#: the table message's button that opens the Activity (when the bot has one configured)
+OPEN_ACTIVITY = N_("Open in Activity")
 
 
 def label(msgid: str) -> str:

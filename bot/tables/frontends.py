@@ -11,7 +11,8 @@ The front-ends:
 * Discord messages — the channel's table message, each player's DM (or an ephemeral hand when DMs are closed),
   the channel's posts and the turn reminders: :mod:`cogs.tables.frontend`;
 * the terminal — ``tavolo play``, one seat against computers: :class:`bot.records.play.TerminalFrontend`;
-* the Activity (Discord's embedded web app), to come: each page a seat's screen, pushed over a WebSocket.
+* the Activity (Discord's embedded web app): each page a seat's screen (or the public one), pushed over a
+  WebSocket: :class:`bot.activity.hub.Hub`.
 
 A front-end never acts on the table: what its people do goes back through the service (a click in Discord, a line
 typed in the terminal), which then notifies every front-end again.

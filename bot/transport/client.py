@@ -21,11 +21,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.activity.server import ActivityServer
 from bot.ai_runner import AgentRunner
 from bot.config import Settings
 from bot.engine.protocol import Action
 from bot.games import registry
-from bot.i18n import _, using
+from bot.i18n import SOURCE, SUPPORTED, _, _p, normalize, using
 from bot.images import ImageCache, sprites, warmup
 from bot.images import prepare as prepare_images
 from bot.ledger import Ledger
@@ -48,6 +49,34 @@ if TYPE_CHECKING:
     import yarl
 
 log = logging.getLogger(__name__)
+
+
+#: Discord's refusal of a bulk overwrite that would remove the app's Entry Point command
+_ENTRY_POINT_KEPT = 50240
+
+
+def entry_point() -> dict[str, Any]:
+    """The Activity's primary Entry Point command (type 4), registered with the commands when the Activity is on:
+    handler 2 (DISCORD_LAUNCH_ACTIVITY) lets Discord open the Activity itself, no interaction reaches the bot."""
+    localized: dict[str, str] = {}
+    english = ""
+    for code in SUPPORTED:
+        with using(code):
+            text = _p("command-description", "Open Tavolo's card table in this channel")
+        if code == SOURCE:
+            english = text
+        elif text and len(text) <= 100:
+            localized[code] = text
+    return {
+        "name": "launch",
+        "description": english,
+        "description_localizations": {k: v for k, v in localized.items() if v != english},
+        "type": 4,
+        "handler": 2,
+        "integration_types": [0],
+        "contexts": [0],
+    }
+
 
 COGS = (
     "cogs.tables",
@@ -122,6 +151,8 @@ class TavoloBot(commands.AutoShardedBot):
         self.tournaments: TournamentService | None = None
         self.agent_runner: AgentRunner | None = None
         self.forwarder: InteractionForwarder | None = None
+        #: the Activity's HTTP server (TAVOLO_ACTIVITY_PORT), None when not configured
+        self.activity_server: ActivityServer | None = None
         self._identify_pacer = IdentifyPacer()
         self._sprite_pool: ProcessPoolExecutor | None = None
         # an interaction that can no longer be answered is logged as one INFO line (bot/transport/interaction_log.py)
@@ -193,6 +224,36 @@ class TavoloBot(commands.AutoShardedBot):
                 notify=self.db.notify,  # type: ignore[attr-defined]
             )
             await self.forwarder.start()
+        if self.settings.activity_port is not None:
+            await self._start_activity()
+
+    async def _start_activity(self) -> None:
+        """The Activity's server (bot/activity): only with ``TAVOLO_ACTIVITY_PORT`` (and the client secret)."""
+        assert self.tables is not None and self.application_id is not None and self.db is not None
+        assert self.settings.activity_port is not None and self.settings.client_secret is not None
+        prefs = self.services.preferences if self.services is not None else None
+        shards = self.db.shards
+
+        async def locale_of(user_id: int, discord_locale: str | None) -> str:
+            # the reader's /tavolo language choice, else their Discord client's language (as for their DMs)
+            if prefs is None:
+                return normalize(discord_locale) if discord_locale else SOURCE
+            if discord_locale:
+                await prefs.saw_user_locale(user_id, normalize(discord_locale))
+            return normalize((await prefs.user_languages(user_id)).effective)
+
+        self.activity_server = ActivityServer(
+            self.tables,
+            application_id=self.application_id,
+            client_secret=self.settings.client_secret,
+            bot_token=self.settings.token,
+            api_base=self.settings.api_base,
+            port=self.settings.activity_port,
+            origin=self.settings.activity_origin,
+            locale_of=locale_of,
+            shards=(shards[0], tuple(shards[1])) if shards is not None else None,
+        )
+        await self.activity_server.start()
 
     def _prepare_sprites(self, first: Sequence[str] = ()) -> None:
         """Card sprites and palettes take seconds of CPU to draw. With a sprite cache (TAVOLO_SPRITE_CACHE) they
@@ -252,14 +313,30 @@ class TavoloBot(commands.AutoShardedBot):
             payload = [await c.get_translated_payload(self.tree, translator) for c in commands_]
         else:
             payload = [c.to_dict(self.tree) for c in commands_]
-        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        entry = entry_point() if self.settings.activity_port is not None else None
+        digest = hashlib.sha256(json.dumps([*payload, entry], sort_keys=True).encode()).hexdigest()
         key = f"commands:{self.settings.dev_guild or 'global'}:{self.settings.api_base or 'discord'}"
         assert self.db is not None
         row = await self.db.fetchone("SELECT value FROM bot_meta WHERE key = ?", (key,))
         if row is not None and row[0] == digest:
             log.info("slash commands unchanged; not syncing")
             return
-        synced = await self.tree.sync(guild=guild)
+        if entry is not None and guild is None and self.application_id is not None:
+            # discord.py's tree knows no Entry Point commands (type 4), and Discord refuses a bulk overwrite that
+            # would drop an app's Entry Point: the global overwrite carries it along
+            synced = await self.http.bulk_upsert_global_commands(self.application_id, payload=[*payload, entry])
+        else:
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except discord.HTTPException as e:
+                if e.code != _ENTRY_POINT_KEPT or guild is not None or self.application_id is None:
+                    raise
+                # Activities are enabled in the Developer Portal (Discord then adds an Entry Point) but not here:
+                # the overwrite keeps the app's Entry Point as it is
+                kept = [c for c in await self.http.get_global_commands(self.application_id) if c.get("type") == 4]
+                synced = await self.http.bulk_upsert_global_commands(self.application_id, payload=[*payload, *kept])
+            if entry is not None and self.application_id is not None:  # (Entry Points are global only)
+                await self.http.upsert_global_command(self.application_id, payload=entry)
         async with self.db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -279,6 +356,9 @@ class TavoloBot(commands.AutoShardedBot):
 
     async def close_services(self) -> None:
         """Stop what setup_hook started (also for a bot that never connected, e.g. the offline command tree)."""
+        if self.activity_server is not None:
+            await self.activity_server.stop()
+            self.activity_server = None
         if self.forwarder is not None:
             await self.forwarder.stop()
             self.forwarder = None

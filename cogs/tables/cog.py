@@ -97,6 +97,7 @@ class TablesCog(commands.Cog, name="Tables"):
             "vote": self._vote,
             "back": self._back,
             "hint": self._hint,
+            "activity": self._open_activity,
             "hand": self._hand,
             "act": self._choice,
             "pick": self._choice,
@@ -288,6 +289,10 @@ class TablesCog(commands.Cog, name="Tables"):
     async def _back(self, c: Click) -> None:
         await self.service.reclaim(c.tid, c.uid)
         await c.interaction.response.send_message(_(WELCOME_BACK), ephemeral=True)
+
+    async def _open_activity(self, c: Click) -> None:
+        """**Open in Activity**: Discord opens the Activity (bot/activity) in this channel for the clicker."""
+        await c.interaction.response.launch_activity()
 
     async def _hint(self, c: Click) -> None:
         """The strong computer's suggestion for the clicking player's seat, privately (``hints`` tables)."""

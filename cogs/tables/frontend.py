@@ -61,6 +61,7 @@ BUTTONS: dict[str, tuple[str, discord.ButtonStyle, int | None]] = {
     "vote": (ui.VOTE, discord.ButtonStyle.secondary, None),
     "end": (N_("End {title} table"), discord.ButtonStyle.danger, None),
     "again": (N_("Play again"), discord.ButtonStyle.success, None),
+    "activity": (ui.OPEN_ACTIVITY, discord.ButtonStyle.primary, None),
 }
 
 
@@ -402,7 +403,8 @@ class DiscordFrontend:
         screen = screens.table_screen(t)
         spec = registry.get(t.game_id)
         items: list[discord.ui.Item[Any]] = []
-        for op in screen.buttons:
+        ops = screen.buttons + (["activity"] if t.is_open and _activity_on(self.bot) else [])
+        for op in ops:
             label, style, row = BUTTONS[op]
             text = _(label, title=screens.game_title(t.game_id)) if "{title}" in label else _(label)
             items.append(TableButton.make(t.id, op, text, style=style, row=row))
@@ -826,6 +828,11 @@ def _rows_of(items: list[discord.ui.Item[Any]]) -> list[list[discord.ui.Item[Any
                 rows.append([])
             rows[-1].append(item)
     return rows
+
+
+def _activity_on(bot: Any) -> bool:
+    """The bot serves the Activity (``TAVOLO_ACTIVITY_PORT``): table messages offer **Open in Activity**."""
+    return getattr(getattr(bot, "settings", None), "activity_port", None) is not None
 
 
 def _mention(user_id: int) -> str:

@@ -136,6 +136,8 @@ class ApiRequest:
     headers: dict[str, str] = field(default_factory=dict)
     #: run once the request was carried out (a test's kill switch, see :class:`Faults`)
     on_done: list[Callable[[], None]] = field(default_factory=list)
+    #: the Authorization header as sent
+    authorization: str = ""
 
     def json(self) -> JSON:
         return self.body if isinstance(self.body, dict) else {}
@@ -236,7 +238,9 @@ class RestApi:
 
     def _register(self) -> None:
         add = self.add
-        add("GET", "/users/@me", self.get_me)
+        add("GET", "/users/@me", self.get_me, auth=False)  # the bot's token or a user's OAuth2 Bearer token
+        add("POST", "/oauth2/token", self.oauth_token, auth=False)
+        add("GET", "/applications/{app_id}/activity-instances/{instance_id}", self.get_activity_instance)
         add("GET", "/users/{user_id}", self.get_user)
         add("POST", "/users/@me/channels", self.create_dm)
         add("GET", "/gateway", self.get_gateway, auth=False)
@@ -298,6 +302,7 @@ class RestApi:
                 query=dict(request.query),
                 body=body,
                 attachments=attachments,
+                authorization=request.headers.get("Authorization", ""),
             )
             fault = self.fake.faults.pick(api_request)
             if fault == "before":  # Discord failed before doing anything
@@ -379,6 +384,8 @@ class RestApi:
         raw = await request.read()
         if not raw:
             return None, []
+        if request.content_type == "application/x-www-form-urlencoded":  # (the OAuth2 token exchange)
+            return dict((await request.post()).items()), []
         try:
             return json.loads(raw), []
         except ValueError:
@@ -512,9 +519,32 @@ class RestApi:
     # -- identity / discovery ----------------------------------------------------
 
     async def get_me(self, request: ApiRequest) -> Result:
+        auth = request.authorization
+        if auth.startswith("Bearer "):
+            user_id = self.fake.activities.tokens.get(auth[len("Bearer ") :])
+            if user_id is None:
+                raise ApiError(401, 0, "401: Unauthorized")
+            user = self.fake.world.users[user_id]
+            return 200, {**user.payload(), "locale": user.locale}
+        if auth != f"Bot {self.fake.token}":
+            raise ApiError(401, 0, "401: Unauthorized")
         data = self.fake.bot_user.payload()
         data.update(verified=True, mfa_enabled=False, flags=0, email=None, locale="en-US")
         return 200, data
+
+    async def oauth_token(self, request: ApiRequest) -> Result:
+        form = request.body if isinstance(request.body, dict) else {}
+        grant = self.fake.activities.exchange(form, self.fake.application_id)
+        if grant is None:
+            raise ApiError(400, 0, "invalid_grant")
+        return 200, grant
+
+    async def get_activity_instance(self, request: ApiRequest) -> Result:
+        self._app(request)
+        instance = self.fake.activities.instances.get(request.params["instance_id"])
+        if instance is None:
+            raise unknown("Activity Instance", 10070)  # (code illustrative: Discord answers 404)
+        return 200, instance.payload(self.fake.application_id)
 
     async def get_user(self, request: ApiRequest) -> Result:
         user = self.fake.world.users.get(int(request.params["user_id"]))
@@ -555,6 +585,9 @@ class RestApi:
             raise ApiError.form(errors)
         world = self.fake.world
         existing = {(c.name, c.type): c for c in world.commands_for(scope)}
+        if any(t == 4 for _, t in existing) and not any(int(d.get("type", 1)) == 4 for d in body):
+            # Discord keeps an app's Entry Point (Activities): a bulk overwrite must carry it along
+            raise ApiError(400, 50240, "You cannot remove this app's Primary Entry Point command in a bulk update.")
         kept: list[int] = []
         for data in body:
             key = (data["name"], int(data.get("type", 1)))
@@ -907,6 +940,8 @@ def _validate_command(data: Any, path: tuple[str | int, ...], errors: FormErrors
         errors.add(path, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
         return
     name = str(data.get("name", ""))
+    if int(data.get("type", 1)) == 4 and data.get("handler") not in (1, 2):  # an Activity's Entry Point
+        errors.add((*path, "handler"), "BASE_TYPE_CHOICES", "Value must be one of (1, 2).")
     if int(data.get("type", 1)) == 1:
         if not _COMMAND_NAME.match(name) or name != name.lower():
             errors.add((*path, "name"), "APPLICATION_COMMAND_INVALID_NAME", f"Command name is invalid: {name!r}")

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple, TypeVar
 from aiohttp import web
 
 from . import state as st
+from .activity import Activities
 from .gateway import Gateway
 from .rest import (
     CHANNEL_PATHS,
@@ -76,6 +77,8 @@ class FakeDiscord:
         self.default_timeout = default_timeout
         self.gateway = Gateway(self, heartbeat_interval_ms=heartbeat_interval_ms, shard_count=shard_count)
         self.rest = RestApi(self)
+        #: Activities: OAuth2 codes and tokens, activity instances (tests/fakediscord/activity.py)
+        self.activities = Activities()
         self.users: dict[int, FakeUser] = {}
         #: uploaded files by attachment id (message attachments, and files users attach to slash commands)
         self.files: dict[str, bytes] = self.world.files
@@ -793,6 +796,9 @@ class FakeDiscord:
                 _check_message_body(data, list(attachments), creating=False, message=source)
                 self._edit_message(source, data, attachments)
             return source
+        if callback_type == 12:  # LAUNCH_ACTIVITY: Discord opens the Activity for the user, no message
+            record.launched_activity = True
+            return None
         if callback_type == 8:
             record.autocomplete_choices = list(data.get("choices") or [])
             return None

@@ -476,6 +476,8 @@ class InteractionRecord:
     modal: JSON | None = None
     autocomplete_choices: list[JSON] | None = None
     late: bool = False
+    #: answered with LAUNCH_ACTIVITY (callback type 12)
+    launched_activity: bool = False
 
     @property
     def latency(self) -> float | None:
