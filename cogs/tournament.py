@@ -160,7 +160,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
             if t.status == "running":
                 self._schedule_standings(t)
         log.info("restored %d open tournament(s)", len(restored))
-        for t in await self.service.owing_finished():  # ended, but the podium never went out
+        for t in await self.service.owing_ended():  # ended, but the podium or a notice never went out
             self._schedule_standings(t)
             await self._deliver_owed(t)
 
@@ -236,15 +236,10 @@ class TournamentCog(commands.Cog, name="Tournament"):
         t = u.tournament
         if u.kind in ("signup", "started", "cancelled"):
             self._schedule_signup(t)
-        if u.kind in ("round", "table", "standings", "finished", "cancelled", "started"):
+        if u.kind in ("round", "table", "standings", "finished", "cancelled", "started", "withdrew"):
             self._schedule_standings(t)
-        locale = await channel_locale(self.bot, t.guild_id)
-        for notice in u.notices:
-            with using(locale):
-                text = notice.text()
-            await self._post(t.channel_id, text)
-        if u.kind in ("round", "resumed", "finished"):
-            await self._deliver_owed(t)
+        if u.kind in ("round", "resumed", "finished", "cancelled", "withdrew"):
+            await self._deliver_owed(t)  # what the change owes (written with it): notices, announcements, podium
         if u.kind == "round":
             tables_cog: Any = self.bot.get_cog("Tables")
             for rt in u.tables:
@@ -323,13 +318,6 @@ class TournamentCog(commands.Cog, name="Tournament"):
             out.append(StandingRow(s.rank, s.name, s.score, amount_text(s.score, primary), rating,
                                    form.get(s.user_id, ()), extra))  # fmt: skip
         return Standings(title, tuple(out))
-
-    async def _post(self, channel_id: int, text: str, *, mentions: bool = False) -> None:
-        allowed = discord.AllowedMentions(users=True) if mentions else discord.AllowedMentions.none()
-        try:
-            await self.bot.get_partial_messageable(channel_id).send(text[:2000], allowed_mentions=allowed)
-        except discord.HTTPException:
-            log.exception("could not post to channel %s", channel_id)
 
     # ------------------------------------------------------------------ the sign-up message
     def _schedule_signup(self, t: Tournament) -> None:

@@ -151,8 +151,7 @@ class TournamentUpdate:
     """What happened; the cog renders sign-up, standings and notices from the service, not from this."""
 
     tournament: Tournament
-    kind: str  # signup | started | round | table | standings | finished | cancelled | resumed
-    notices: list[Notice] = field(default_factory=list)
+    kind: str  # signup | started | round | table | standings | finished | cancelled | resumed | withdrew
     tables: list[RoundTable] = field(default_factory=list)
     byes: list[int] = field(default_factory=list)
 
@@ -365,6 +364,7 @@ class TournamentService:
                 )
             if t.status != "running":
                 raise TournamentError(N_("This tournament is over."))
+            name = next((p.name for p in await self.players(tid) if p.user_id == user_id), str(user_id))
             async with self.db.transaction() as conn:
                 cur = await conn.execute(
                     "UPDATE tournament_players SET status = 'withdrawn' WHERE tournament_id = ? AND user_id = ?"
@@ -377,16 +377,16 @@ class TournamentService:
                     "INSERT OR IGNORE INTO tournament_flags (tournament_id, user_id, round, flag) VALUES (?,?,?,?)",
                     (tid, user_id, t.current_round, "withdrawn"),
                 )
+                # the channel is told, once, even if the bot stops right after this commit
+                await self.outbox.add(
+                    conn, f"T{tid}:w{user_id}", "withdrew", guild_id=t.guild_id, tournament_id=tid,
+                    channel_id=t.channel_id, payload={"name": name},
+                )  # fmt: skip
             rt = await self._table_of(t, user_id)
         if rt is not None and rt.table_id is not None and rt.table_id in self.tables.tables:
             with contextlib.suppress(TableError):  # the table closed meanwhile: nothing left to hand over
                 await self.tables.leave(rt.table_id, user_id)
-        name = next((p.name for p in await self.players(tid) if p.user_id == user_id), str(user_id))
-        await self._notify(
-            TournamentUpdate(
-                t, "standings", notices=[Notice(N_("{name} withdrew from {title}."), name=name, title=t.display_title)]
-            )
-        )
+        await self._notify(TournamentUpdate(t, "withdrew"))
         return t
 
     async def _table_of(self, t: Tournament, user_id: int) -> RoundTable | None:
@@ -420,7 +420,12 @@ class TournamentService:
             if actor_id != t.host_id and not can_manage:
                 raise TournamentError(N_("Only the host or an organiser can cancel the tournament."))
             t.status = "cancelled"
-            await self._save(t)
+            async with self.db.transaction() as conn:
+                await self._save(t, conn)
+                await self.outbox.add(
+                    conn, f"T{tid}:cancelled", "cancelled", guild_id=t.guild_id, tournament_id=tid,
+                    channel_id=t.channel_id, payload={},
+                )  # fmt: skip
             open_tables = [
                 rt.table_id for rt in await self.round_tables(tid, t.current_round) if rt.table_id is not None
             ]
@@ -428,9 +433,7 @@ class TournamentService:
             if table_id in self.tables.tables and self.tables.tables[table_id].is_open:
                 with contextlib.suppress(TableError):
                     await self.tables.cancel(table_id, actor_id, is_admin=True)
-        await self._notify(
-            TournamentUpdate(t, "cancelled", notices=[Notice(N_("{title} was cancelled."), title=t.display_title)])
-        )
+        await self._notify(TournamentUpdate(t, "cancelled"))  # its notice is owed (written with the change)
         self.tournaments.pop(tid, None)
         return t
 
@@ -543,7 +546,13 @@ class TournamentService:
 
     async def owed_text(self, t: Tournament, kind: str, payload: dict[str, Any]) -> tuple[int | None, str] | None:
         """Where an owed round message goes and its text in the current locale, or None when it cannot be sent yet
-        (the table's thread is not open). ``kind``: ``round``, ``byes`` or ``seats`` (see :meth:`_owe_round`)."""
+        (the table's thread is not open). ``kind``: ``round``, ``byes`` or ``seats`` (see :meth:`_owe_round`),
+        ``withdrew`` (:meth:`withdraw`) or ``cancelled`` (:meth:`cancel`)."""
+        if kind == "withdrew":
+            notice = Notice(N_("{name} withdrew from {title}."), name=str(payload["name"]), title=t.display_title)
+            return t.channel_id, notice.text()
+        if kind == "cancelled":
+            return t.channel_id, Notice(N_("{title} was cancelled."), title=t.display_title).text()
         rnd = int(payload["round"])
         if kind == "round":
             count = int(payload["tables"])
@@ -666,7 +675,7 @@ class TournamentService:
         t.status = "finished"
         async with self.db.transaction() as conn:
             await self._save(t, conn)
-            # the podium is owed with the end (delivered by the cog; after a restart see owing_finished)
+            # the podium is owed with the end (delivered by the cog; after a restart see owing_ended)
             await self.outbox.add(
                 conn, f"T{t.id}:podium", "podium", guild_id=t.guild_id, tournament_id=t.id, channel_id=t.channel_id
             )
@@ -813,12 +822,13 @@ class TournamentService:
                 self._spawn(self._resume(t), f"tournament-{t.id}-resume")
         return restored
 
-    async def owing_finished(self) -> list[Tournament]:
-        """Finished tournaments (of this process's shards) whose final podium was never confirmed sent."""
+    async def owing_ended(self) -> list[Tournament]:
+        """Ended tournaments (finished or cancelled, of this process's shards) that still owe a message never
+        confirmed sent: the final podium, a notice."""
         shard_sql, shard_params = self.db.shard_condition()
         return await self._select(
-            "WHERE status = 'finished' AND id IN (SELECT tournament_id FROM outbox WHERE kind = 'podium'"
-            f" AND state = 'pending'){shard_sql} ORDER BY id",
+            "WHERE status IN ('finished', 'cancelled') AND id IN (SELECT tournament_id FROM outbox"
+            f" WHERE state = 'pending'){shard_sql} ORDER BY id",
             shard_params,
         )
 

@@ -229,6 +229,36 @@ async def test_cancel_closes_tables() -> None:
     await svc.db.close()
 
 
+async def test_withdrawal_and_cancellation_notices_are_owed_with_the_change(tmp_path: Path) -> None:
+    """What the channel is told of a withdrawal and a cancellation is an outbox row written with the change, so a
+    bot stopped right after it still tells it (once) after a restart — not a post made from memory."""
+    path = tmp_path / "t.db"
+    svc, _tables, _ = await make(path)
+    t = await signup(svc, 4, game="mediatore", rounds=2, hands_per_round=1)
+    await svc.start(t.id, 1)
+    await svc.withdraw(t.id, 3)
+    await svc.cancel(t.id, 1)
+    await svc.idle()
+    owed = {r.kind: r for r in await svc.outbox.pending(tournament_id=t.id) if r.kind in ("withdrew", "cancelled")}
+    assert set(owed) == {"withdrew", "cancelled"}
+    assert await svc.owed_text(t, "withdrew", owed["withdrew"].payload) == (
+        CHANNEL,
+        f"P3 withdrew from {t.display_title()}.",
+    )
+    assert await svc.owed_text(t, "cancelled", {}) == (CHANNEL, f"{t.display_title()} was cancelled.")
+    await svc.db.close()
+
+    # restarted: the cancelled tournament is found with what it still owes; a second withdrawal owes nothing new
+    svc2, _t2, _ = await make(path)
+    await svc2.load()
+    ended = await svc2.owing_ended()
+    assert [x.id for x in ended] == [t.id] and ended[0].status == "cancelled"
+    for row in await svc2.outbox.pending(tournament_id=t.id):
+        await svc2.outbox.sent(row.id)
+    assert await svc2.owing_ended() == []
+    await svc2.db.close()
+
+
 async def test_ratings_follow_a_tournament() -> None:
     svc, _, _ = await make()
     ratings = Ratings(svc.db)
