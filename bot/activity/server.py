@@ -366,4 +366,5 @@ class ActivityServer:
         finally:
             self._sockets.discard(ws)
             await self.hub.close(conn)
+            log.info("activity: socket of user %s closed (%s)", session.user_id, ws.close_code)
         return ws
