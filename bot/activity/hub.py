@@ -154,8 +154,8 @@ class Hub:
         return [c for peers in self.by_channel.values() for c in peers]
 
     def seats_watching(self, table_id: int) -> set[int]:
-        """The seats of a table whose player has the Activity open now: a front-end that also writes to them
-        (the DM hands) may leave them be while they play here (the lead wires this at the front-ends' merge)."""
+        """The seats of a table whose player has the Activity open now: the Discord front-end leaves their DM hands
+        be while they play here (:func:`bot.tables.frontends.seats_watched_elsewhere`)."""
         t = self.service.tables.get(table_id)
         if t is None:
             return set()

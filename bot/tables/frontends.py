@@ -20,7 +20,7 @@ typed in the terminal), which then notifies every front-end again.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -30,7 +30,7 @@ from bot.i18n import tr
 
 from .model import Table
 
-__all__ = ["Audience", "Frontend", "Listener", "Notice", "TableUpdate", "Unping", "audience"]
+__all__ = ["Audience", "Frontend", "Listener", "Notice", "TableUpdate", "Unping", "audience", "seats_watched_elsewhere"]
 
 
 class Notice:
@@ -95,6 +95,19 @@ class Frontend(Protocol):
         (sending it) a front-end does in the background, or returns as an awaitable, which the service awaits
         before the next front-end hears of the change. An exception is logged and never breaks the game."""
         ...
+
+
+def seats_watched_elsewhere(frontends: Iterable[object], table_id: int, asking: object) -> set[int]:
+    """The seats of a table whose player looks at it through another front-end than ``asking`` right now (a
+    front-end may tell with an optional ``seats_watching(table_id) -> set[int]``; the Activity does): the Discord
+    front-end leaves those players' DM hands be meanwhile — the page shows the same seat's screen — and so spends
+    no Discord request on them. Their DM is brought up to date by the first change after they leave the page."""
+    seats: set[int] = set()
+    for f in frontends:
+        watching = getattr(f, "seats_watching", None) if f is not asking else None
+        if watching is not None:
+            seats |= watching(table_id)
+    return seats
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ from bot.images.scene import HandScene, RevealScene, Scene, TableScene
 from bot.ledger.money import MoneyValue
 from bot.outbox import Owed, backoff
 from bot.tables import screens
-from bot.tables.frontends import Notice, TableUpdate, Unping, audience
+from bot.tables.frontends import Notice, TableUpdate, Unping, audience, seats_watched_elsewhere
 from bot.tables.model import Table
 from bot.tables.service import TableService, owed_key
 from bot.transport import requests
@@ -203,6 +203,12 @@ class DiscordFrontend:
     def _schedule_private(self, t: Table, seat: int, *, only_if_changed: bool = False) -> None:
         user_id = t.seats[seat].user_id
         if user_id is None:
+            return
+        if (t.is_open or t.messages.get(f"dm:{seat}") is None) and seat in seats_watched_elsewhere(
+            self.service.frontends, t.id, self
+        ):
+            # the player is at the table in the Activity now: its page shows this seat, the DM waits (a DM sent before
+            # still gets the end: no live controls may stay on it; none is opened just to show the end)
             return
         digest = self._seat_digest(t, seat)
         if only_if_changed and self._seat_seen.get((t.id, seat)) == digest:
