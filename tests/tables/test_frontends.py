@@ -7,7 +7,7 @@ import random
 from collections.abc import Awaitable
 
 from bot.records.play import TerminalFrontend, TerminalGame
-from bot.tables.frontends import Frontend, TableUpdate, audience
+from bot.tables.frontends import Frontend, TableUpdate, audience, seats_watched_elsewhere
 from tables.test_service import ALICE, BOB, CHANNEL, GUILD, make_service, play_humans
 
 
@@ -113,3 +113,21 @@ def test_the_terminal_is_a_front_end_and_shows_only_its_own_seat() -> None:
     assert tg.game.is_over and shown and set(shown) == {1}
     assert any(line.startswith("Your choices:") for line in lines)
     assert tg.table.status == "finished" and tg.table.log is tg.log
+
+
+def test_seats_watched_elsewhere_asks_every_other_frontend() -> None:
+    class Page:
+        def __init__(self, seats: set[int]) -> None:
+            self.seats = seats
+
+        def seats_watching(self, table_id: int) -> set[int]:
+            return self.seats if table_id == 7 else set()
+
+    class Plain:  # a front-end that does not tell (the terminal)
+        pass
+
+    asking, a, b = Page({0}), Page({1}), Page({3})
+    fronts = [asking, Plain(), a, b]
+    assert seats_watched_elsewhere(fronts, 7, asking) == {1, 3}  # not its own
+    assert seats_watched_elsewhere(fronts, 8, asking) == set()
+    assert seats_watched_elsewhere([Plain()], 7, asking) == set()
