@@ -11,6 +11,7 @@ discord.py sends a callback again 1 s after a 5xx, then 3 s later. Two cases, ea
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from pathlib import Path
@@ -72,6 +73,18 @@ async def test_a_lost_answer_to_a_callback_still_counts_as_the_answer(
         await stop_bot(bot, task)
 
 
+class _LogSeen(logging.Handler):
+    """Sets :attr:`seen` when a record of ``level`` whose message holds ``text`` is logged (from any thread)."""
+
+    def __init__(self, text: str, level: int) -> None:
+        super().__init__(level)
+        self.text, self.seen, self._loop = text, asyncio.Event(), asyncio.get_running_loop()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno == self.level and self.text in record.getMessage():
+            self._loop.call_soon_threadsafe(self.seen.set)
+
+
 async def test_a_click_whose_answer_never_landed_still_shows_its_effect(
     fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -100,6 +113,8 @@ async def test_a_click_whose_answer_never_landed_still_shows_its_effect(
         fake.kill_on(_callback, _no_kill)
         fake.kill_on(_callback, _no_kill)
         caplog.set_level(logging.INFO)
+        expired = _LogSeen("expired", logging.INFO)
+        logging.getLogger().addHandler(expired)
         move = await actor.act()
         await fake.wait_for(lambda: move.record.id in {r.id for r in fake.late_acks}, timeout=15)
         assert move.response_type is None  # never acknowledged: "This interaction failed"
@@ -112,7 +127,10 @@ async def test_a_click_whose_answer_never_landed_still_shows_its_effect(
         )
         await play_until(fake, players, lambda: game_over(fake, channel))
         assert [r.id for r in fake.late_acks] == [move.record.id]
-        # the expired answer is an INFO line naming the click, not an error with a traceback
+        # the expired answer is an INFO line naming the click, not an error with a traceback (logged when discord.py
+        # has read Discord's refusal of the late answer: a short game can be over before that)
+        await asyncio.wait_for(expired.seen.wait(), timeout=15)
+        logging.getLogger().removeHandler(expired)
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
         assert any("expired" in r.getMessage() for r in caplog.records if r.levelno == logging.INFO)
         assert not fake.unhandled and not fake.errors
