@@ -683,6 +683,13 @@ class WizardGame(CardIdMoves):
     def lead_suit(self) -> str | None:
         return self._lead
 
+    def search_hand(self, seat: int) -> list[str]:
+        """A seat's hand in a *search state* (a clone for search or a ``determinize`` sample, whose hidden hands
+        are sampled); a real game refuses, so no agent can read a hidden hand through it. Do not mutate."""
+        if not self._search:
+            raise ValueError("search_hand reads only search states")
+        return self._hands[seat]
+
     @property
     def totals(self) -> list[int]:
         """The public running totals (``public_view()["totals"]``; do not mutate)."""
