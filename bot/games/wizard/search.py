@@ -188,8 +188,9 @@ class BidInference:
 
 class WizardSearch(GameSearch):
     budget = Budget(play=200, agent_rollouts=False, declare_samples=8)
-    #: deals drawn per sample by :class:`BidInference` (1: uniform deals)
-    inference_tries = 1
+    #: deals drawn per sample by :class:`BidInference` (1: uniform deals); 4 measured +5.7 points per round
+    #: against uniform deals (40 duplicate deals of every hand size, 4 rotations, strong against 3 normal seats)
+    inference_tries = 4
 
     def search_spec(self, base: Agent, budget: Budget) -> SearchSpec:
         return SearchSpec(
