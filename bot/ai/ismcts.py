@@ -86,6 +86,17 @@ class SearchSpec:
     #: make the same choices as ``key`` and ``policy`` on the display actions (the same classes, the same order)
     sim_key: Callable[[Move], ActionKey] | None = None
     sim_policy: SimPolicy | None = None
+    #: how deals are sampled: ``sampler(root, seat)`` prepares, once per search, a ``rng -> state`` function that
+    #: replaces ``root.determinize(seat, rng)`` (e.g. deals weighted by what the bids made say about the hands);
+    #: ``None``: the engine's uniform ``determinize``
+    sampler: Callable[[Game, int], Callable[[random.Random], Game]] | None = None
+
+
+def deal_sampler(spec: SearchSpec, game: Game, seat: int) -> Callable[[random.Random], Game]:
+    """The spec's sampler for one search from ``game`` (by default ``game.determinize(seat, rng)``)."""
+    if spec.sampler is not None:
+        return spec.sampler(game, seat)
+    return lambda rng: game.determinize(seat, rng)
 
 
 class Node:
@@ -133,8 +144,9 @@ def ismcts(
     policy = spec.policy
     sim_key, sim_policy = spec.sim_key, spec.sim_policy
     lean = sim_key is not None and sim_policy is not None
+    sample = deal_sampler(spec, game, seat)
     for _ in range(iterations):
-        state = game.determinize(seat, rng)
+        state = sample(rng)
         node = root
         path: list[Node] = []
         # -- selection and expansion (one new node per iteration) ---------------------------------------

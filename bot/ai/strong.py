@@ -48,7 +48,7 @@ from typing import Any
 
 from bot.ai.base import Agent
 from bot.ai.endgame import cards_left, endgame_choice
-from bot.ai.ismcts import SearchSpec, ismcts, searchable
+from bot.ai.ismcts import SearchSpec, deal_sampler, ismcts, searchable
 from bot.engine.protocol import Action, Game
 
 # -- rewards ----------------------------------------------------------------------------------------------
@@ -304,8 +304,9 @@ def simulate_choice(
     deals and the same playout randomness (common random numbers), so the comparison is much less noisy
     than independent samples would be."""
     totals = [0.0] * len(candidates)
+    sample = deal_sampler(spec, game, seat)
     for _ in range(samples):
-        det = game.determinize(seat, rng)
+        det = sample(rng)
         seed = rng.getrandbits(64)
         for j, cand in enumerate(candidates):
             totals[j] += _playout(game, det, seat, cand, spec, playout_agent, seed)

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.ai.base import Agent
 from bot.ai.ismcts import ActionKey, SearchSpec, action_key
 from bot.ai.strong import Budget, GameSearch, StrongAgent
+from bot.engine.cards import WIZARD_60
 from bot.engine.protocol import Action, Game, Move
 
-from .ai import WizardAgent
+from .ai import BIAS, SHARE, SHARE_FROM, SHARE_RAMP, WizardAgent, _Ctx
 from .engine import RANK, SUIT, WizardGame
 
 
@@ -98,14 +99,102 @@ def rollout_policy(game: Game, seat: int, actions: list[Action], rng: random.Ran
 EPSILON = 0.2
 
 
-EPSILON = 0.2
+def bid_time_values(n: int, r: int, trump: str | None, indicator: str | None, leader: bool) -> dict[str, float]:
+    """What each card is worth to a bidder by the ``normal`` heuristic's yardstick (its chance of taking a
+    trick), seen from a hand not yet known: every card but the indicator unseen, an average suit length."""
+    view: dict[str, Any] = {
+        "seat": 0,
+        "num_seats": n,
+        "hand_size": r,
+        "trump": trump,
+        "hand": [],
+        "round_tricks": [],
+        "trick": {"plays": []},
+        "indicator": indicator,
+        "foreheads": None,
+        "hand_counts": [0] + [r] * (n - 1),
+    }
+    ctx = _Ctx(view)
+    length = max(1.0, r * 13 / 60)
+    return {c: ctx._value(c, ctx.higher_unseen(c), length, leader) for c in WIZARD_60 if c != indicator}
+
+
+class BidInference:
+    """Deals weighted by the bids made: a seat that bid 3 of 3 more likely holds Wizards than one that bid 0.
+
+    Prepared once per search (``SearchSpec.sampler``): each sample draws ``tries`` uniform deals
+    (``determinize``, so voids and every card seen are respected) and keeps one with probability proportional to
+    how well it explains the public bids: ``exp(-(bid - estimate)^2 / (2 sigma^2))`` per opponent, where the
+    estimate is the ``normal`` heuristic's trick count for that seat's hand when it bid (its cards now plus those
+    it played this round). A soft weight, since a human (or a random seat) does not bid like the heuristic."""
+
+    def __init__(self, tries: int = 4, sigma: float = 1.0) -> None:
+        self.tries = tries
+        self.sigma = sigma
+
+    def __call__(self, root: Game, seat: int) -> Callable[[random.Random], Game]:
+        assert isinstance(root, WizardGame)
+        view = root.card_play_view(seat)
+        n, r = view["num_seats"], view["hand_size"]
+
+        def uniform(rng: random.Random) -> Game:
+            return root.determinize(seat, rng)
+
+        bids: list[int | None] = view["bids"]
+        opps = [s for s in range(n) if s != seat and bids[s] is not None]
+        if self.tries <= 1 or view["hand_hidden"] or not opps:
+            return uniform
+        first_leader = (root.view(seat)["dealer"] + 1) % n if r <= 2 else -1
+        tables = {
+            lead: bid_time_values(n, r, view["trump"], view["indicator"], lead) for lead in {False, first_leader >= 0}
+        }
+        total_v = sum(tables[False].values())
+        f = min(1.0, (n - 1) * r / max(1, 59 - r))
+        share = SHARE * min(1.0, max(0.0, (r - SHARE_FROM) / SHARE_RAMP))
+        played: dict[int, list[str]] = {s: [] for s in opps}
+        for t in view["round_tricks"]:
+            for s, c in t["plays"]:
+                if s in played:
+                    played[s].append(c)
+        for s, c in view["trick"]["plays"]:
+            if s in played:
+                played[s].append(c)
+        inv = 1.0 / (2 * self.sigma * self.sigma)
+        tries = self.tries
+
+        def log_weight(state: WizardGame) -> float:
+            lw = 0.0
+            for s in opps:
+                vals = tables[s == first_leader]
+                est = sum(vals.get(c, 0.0) for c in state.search_hand(s)) + sum(vals.get(c, 0.0) for c in played[s])
+                e = max(0.0, est + share * (r - est - f * (total_v - est)) / n - BIAS)
+                lw -= (bids[s] - e) ** 2 * inv  # type: ignore[operator]
+            return lw
+
+        def sample(rng: random.Random) -> Game:
+            states = [root.determinize(seat, rng) for _ in range(tries)]
+            lws = [log_weight(st) for st in states]  # type: ignore[arg-type]
+            top = max(lws)
+            ws = [math.exp(lw - top) for lw in lws]
+            x = rng.random() * sum(ws)
+            for st, w in zip(states, ws, strict=True):
+                x -= w
+                if x <= 0:
+                    return st
+            return states[-1]
+
+        return sample
 
 
 class WizardSearch(GameSearch):
     budget = Budget(play=200, agent_rollouts=False, declare_samples=8)
+    #: deals drawn per sample by :class:`BidInference` (1: uniform deals); 4 measured +5.7 points per round
+    #: against uniform deals (40 duplicate deals of every hand size, 4 rotations, strong against 3 normal seats)
+    inference_tries = 4
 
     def search_spec(self, base: Agent, budget: Budget) -> SearchSpec:
         return SearchSpec(
+            sampler=BidInference(self.inference_tries) if self.inference_tries > 1 else None,
             reward=RoundReward(),
             key=action_identity,
             policy=rollout_policy,

@@ -1,0 +1,133 @@
+"""Wizard's strong level: its deal sampling never contradicts the seat's view, depends only on what the seat can
+see, is reproducible under a seed, and leans towards hands that explain the bids made."""
+
+from __future__ import annotations
+
+import collections
+import random
+
+from bot.engine.cards import WIZARD_60
+from bot.engine.sampling import deal_constrained
+from bot.games.registry import make_agent
+from bot.games.wizard.ai import _voids
+from bot.games.wizard.engine import SUIT, SUIT_BIT, WIZ_SET, WizardGame, _deal_fast
+from bot.games.wizard.search import BidInference
+
+
+def _position(seed: int) -> tuple[WizardGame, int]:
+    """A random position (random options, random legal moves, sometimes into the card play), a seat to move."""
+    rng = random.Random(seed)
+    n = rng.randint(3, 6)
+    size = rng.randint(1, 60 // n)
+    options = {"rounds": str(size), "bid_mode": rng.choice(["open", "open", "simultaneous", "secret"])}
+    game = WizardGame(n, options, seed)
+    normal = make_agent("wizard", "normal")
+    for _ in range(rng.randrange(0, n * (size + 1) + 1)):
+        movers = game.to_move()
+        if game.is_over or not movers:
+            break
+        seat = movers[0]
+        acts = [a for a in game.legal_actions(seat) if a["type"] != "undo"]
+        game.apply(seat, normal.choose(game, seat, rng) if rng.random() < 0.7 else rng.choice(acts))
+    movers = game.to_move()
+    return game, movers[0] if movers else -1
+
+
+def test_inferred_deals_agree_with_the_seats_view() -> None:
+    """Over many random positions: every sampled deal shows the seat exactly its view (its hand, the cards
+    played, the bids it may see), gives every seat its number of cards, deals no card twice and no card of a
+    suit a seat has shown void in."""
+    checked = 0
+    for seed in range(400):
+        game, seat = _position(seed)
+        if seat < 0 or game.is_over:
+            continue
+        view = game.view(seat)
+        sample = BidInference(tries=4)(game, seat)
+        rng = random.Random(seed)
+        voids = _voids(view)
+        for _ in range(5):
+            det = sample(rng)
+            assert isinstance(det, WizardGame)
+            assert det.view(seat) == view
+            hands = [det.search_hand(s) for s in range(game.num_seats)]
+            assert [len(h) for h in hands] == view["hand_counts"]
+            seen = [c for t in view["round_tricks"] for _, c in t["plays"]] + [c for _, c in view["trick"]["plays"]]
+            every = [c for h in hands for c in h] + seen + ([view["indicator"]] if view["indicator"] else [])
+            assert len(every) == len(set(every))
+            for s, h in enumerate(hands):
+                assert not any(SUIT[c] and voids[s] & SUIT_BIT[SUIT[c]] for c in h)
+        checked += 1
+    assert checked > 300
+
+
+def test_inferred_deals_depend_only_on_the_seats_view_and_the_seed() -> None:
+    """Two deals that look the same from the seat give the same samples under the same seed (what a hint needs),
+    and the same seed gives the same samples again."""
+    checked = 0
+    for seed in range(60):
+        game, seat = _position(seed)
+        if seat < 0 or game.is_over or game.phase != "play":
+            continue
+        other = game.determinize(seat, random.Random(seed + 1000))
+        draws = []
+        for g in (game, other, game):
+            sample = BidInference(tries=4)(g, seat)
+            rng = random.Random(seed)
+            draws.append([[sorted(sample(rng).search_hand(s)) for s in range(g.num_seats)] for _ in range(3)])
+        assert draws[0] == draws[1] == draws[2]
+        checked += 1
+    assert checked > 10
+
+
+def test_a_high_bid_draws_the_wizards() -> None:
+    """Seat 1 bid all 3 tricks of a 3-card round: the samples give it Wizards more often than uniform deals do;
+    seat 3 bid 0: less often."""
+    game = WizardGame(4, {"rounds": "3", "first_dealer": 0}, 5)
+    hands = [["WIZ1", "WIZ2", "AS"], ["2H", "3H", "4D"], ["5C", "6C", "7D"], ["8S", "9S", "JES1"]]
+    game._hands = hands
+    game._indicator = "2C"
+    game._trump = "C"
+    for seat, n in ((1, 3), (2, 0), (3, 0), (0, 2)):
+        game.apply(seat, {"type": "bid", "n": n})
+    uniform = collections.Counter[int]()
+    inferred = collections.Counter[int]()
+    sample = BidInference(tries=4)(game, 2)
+    rng = random.Random(1)
+    for _ in range(1000):
+        for s, h in enumerate(game.determinize(2, rng).search_hand(s) for s in range(4)):
+            uniform[s] += sum(c in WIZ_SET for c in h)
+        det = sample(rng)
+        for s in range(4):
+            inferred[s] += sum(c in WIZ_SET for c in det.search_hand(s))
+    assert inferred[1] > uniform[1] * 1.3  # bid 3 of 3
+    assert inferred[3] < uniform[3] * 0.8  # bid 0
+    assert inferred[2] == uniform[2] == 0  # the searching seat's own hand
+
+
+def test_fast_deal_has_the_distribution_of_the_general_sampler() -> None:
+    """Wizard's own sampler places cards like ``deal_constrained`` does: the share of deals that put each card
+    in each place agrees within sampling noise."""
+    unseen = ["AS", "KS", "2S", "3H", "4H", "5D", "WIZ1", "JES1", "9C", "8C"]
+    caps = {0: 3, 1: 3, 2: 2, -1: 2}
+    voids = [SUIT_BIT["S"], SUIT_BIT["H"], 0]
+
+    def allowed(place: int, card: str) -> bool:
+        return place < 0 or not (SUIT[card] and voids[place] & SUIT_BIT[SUIT[card]])
+
+    fast = collections.Counter[tuple[int, str]]()
+    general = collections.Counter[tuple[int, str]]()
+    rng = random.Random(3)
+    runs = 6000
+    for _ in range(runs):
+        deal = _deal_fast(unseen, caps, voids, rng)
+        assert deal is not None
+        for p, cards in deal.items():
+            assert len(cards) == caps[p]
+            fast.update((p, c) for c in cards)
+        for p, cards in deal_constrained(unseen, caps, allowed, rng).items():
+            general.update((p, c) for c in cards)
+    assert set(fast) == set(general)
+    for key in general:
+        assert abs(fast[key] - general[key]) / runs < 0.03, key
+    assert all(c in WIZARD_60 for c in unseen)
