@@ -114,7 +114,7 @@ def endgame_choice(
     totals = [0.0] * len(actions)
     try:
         for _ in range(samples):
-            det = game.determinize(seat, rng)
+            det = spec.sample(game, seat, rng) if spec.sample is not None else game.determinize(seat, rng)
             solver = _Solver(game, spec, node_cap, seat, det.sides() if sides else None)
             for j, a in enumerate(actions):
                 state = det.clone()

@@ -86,6 +86,9 @@ class SearchSpec:
     #: make the same choices as ``key`` and ``policy`` on the display actions (the same classes, the same order)
     sim_key: Callable[[Move], ActionKey] | None = None
     sim_policy: SimPolicy | None = None
+    #: ``(state, seat, rng) -> sampled deal`` for the flat playouts and the endgame (None: the engine's
+    #: ``determinize``); a game may weight its samples by what the auction said (Mighty)
+    sample: Callable[[Game, int, random.Random], Game] | None = None
 
 
 class Node:

@@ -136,6 +136,9 @@ class Budget:
     endgame_nodes: int = 3000
     #: combinatorial declarations simulated over the evaluator's candidates (others: the heuristic's choice)
     declare_kinds: tuple[str, ...] = ()
+    #: inference: each sampled deal is picked from this many ``determinize`` draws, in proportion to how well
+    #: each explains the public declarations (the game's ``deal_weight``; 0 or 1 = one uniform draw)
+    infer_draws: int = 0
 
 
 #: iteration budgets of the strong level, chosen to meet the speed targets on one core (see README)
@@ -162,6 +165,27 @@ class GameSearch:
     def declare_samples(self, game: Game, seat: int, samples: int) -> int:
         """Sampled deals per declaration candidate (a game may cap it where playouts are long)."""
         return samples
+
+    def deal_weight(self, det: Game, seat: int) -> float:
+        """How likely the sampled deal ``det`` is, given what the other seats declared publicly (relative to
+        other samples of the same view; see ``Budget.infer_draws``). Default: all deals alike."""
+        return 1.0
+
+
+def inferring_sampler(search: GameSearch, draws: int) -> Callable[[Game, int, random.Random], Game]:
+    """Sampling-importance-resampling: ``draws`` deals consistent with the seat's view (the engine's
+    ``determinize``, which already honours voids shown and cards played), one of them kept with probability
+    proportional to ``search.deal_weight`` - how well its hidden hands explain the bids and passes. Only the
+    sampled deals and public facts enter the weights, so nothing the seat cannot see leaks in."""
+
+    def sample(game: Game, seat: int, rng: random.Random) -> Game:
+        dets = [game.determinize(seat, rng) for _ in range(draws)]
+        weights = [search.deal_weight(d, seat) for d in dets]
+        if not sum(weights) > 0:
+            return dets[0]
+        return dets[rng.choices(range(draws), weights=weights)[0]]
+
+    return sample
 
 
 def default_policy(base: Agent, budget: Budget) -> Any:
@@ -222,6 +246,11 @@ def _same_declaration(a: Action, seen: list[Action]) -> bool:
     return all(norm(a) != norm(b) for b in seen)
 
 
+def sample_deal(game: Game, seat: int, rng: random.Random, spec: SearchSpec) -> Game:
+    """A deal consistent with ``seat``'s view: the game's own sampler if it has one, else ``determinize``."""
+    return spec.sample(game, seat, rng) if spec.sample is not None else game.determinize(seat, rng)
+
+
 def _playout(game: Game, det: Game, seat: int, first: Action, spec: SearchSpec, agent: Agent, seed: int) -> float:
     """``seat``'s reward when it plays ``first`` on the sampled deal ``det`` and ``agent`` plays every seat to
     the end of the hand (its randomness seeded by ``seed``, so candidates meet the same playout luck).
@@ -272,7 +301,7 @@ def halving_choice(
     while True:
         n = max(2, per_round // len(alive))
         for _ in range(n):
-            det = game.determinize(seat, rng)
+            det = sample_deal(game, seat, rng, spec)
             seed = rng.getrandbits(64)
             for j in alive:
                 totals[j] += _playout(game, det, seat, candidates[j], spec, playout_agent, seed)
@@ -305,7 +334,7 @@ def simulate_choice(
     than independent samples would be."""
     totals = [0.0] * len(candidates)
     for _ in range(samples):
-        det = game.determinize(seat, rng)
+        det = sample_deal(game, seat, rng, spec)
         seed = rng.getrandbits(64)
         for j, cand in enumerate(candidates):
             totals[j] += _playout(game, det, seat, cand, spec, playout_agent, seed)
