@@ -136,9 +136,9 @@ class Budget:
     endgame_nodes: int = 3000
     #: combinatorial declarations simulated over the evaluator's candidates (others: the heuristic's choice)
     declare_kinds: tuple[str, ...] = ()
-    #: inference: each sampled deal is picked from this many ``determinize`` draws, in proportion to how well
-    #: each explains the public declarations (the game's ``deal_weight``; 0 or 1 = one uniform draw)
-    infer_draws: int = 0
+    #: inference: a game's own sampler (``SearchSpec.sample``) may move each sampled deal by this many steps
+    #: towards the deals that explain what the other seats declared (Mighty: the auction; 0 = uniform deals)
+    infer_steps: int = 0
 
 
 #: iteration budgets of the strong level, chosen to meet the speed targets on one core (see README)
@@ -165,27 +165,6 @@ class GameSearch:
     def declare_samples(self, game: Game, seat: int, samples: int) -> int:
         """Sampled deals per declaration candidate (a game may cap it where playouts are long)."""
         return samples
-
-    def deal_weight(self, det: Game, seat: int) -> float:
-        """How likely the sampled deal ``det`` is, given what the other seats declared publicly (relative to
-        other samples of the same view; see ``Budget.infer_draws``). Default: all deals alike."""
-        return 1.0
-
-
-def inferring_sampler(search: GameSearch, draws: int) -> Callable[[Game, int, random.Random], Game]:
-    """Sampling-importance-resampling: ``draws`` deals consistent with the seat's view (the engine's
-    ``determinize``, which already honours voids shown and cards played), one of them kept with probability
-    proportional to ``search.deal_weight`` - how well its hidden hands explain the bids and passes. Only the
-    sampled deals and public facts enter the weights, so nothing the seat cannot see leaks in."""
-
-    def sample(game: Game, seat: int, rng: random.Random) -> Game:
-        dets = [game.determinize(seat, rng) for _ in range(draws)]
-        weights = [search.deal_weight(d, seat) for d in dets]
-        if not sum(weights) > 0:
-            return dets[0]
-        return dets[rng.choices(range(draws), weights=weights)[0]]
-
-    return sample
 
 
 def default_policy(base: Agent, budget: Budget) -> Any:

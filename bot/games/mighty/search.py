@@ -121,11 +121,6 @@ class AuctionModel:
         return w
 
 
-def auction_weight(det: MightyGame, seat: int, softness: float = AUCTION_SOFTNESS) -> float:
-    """:meth:`AuctionModel.weight` of a sampled deal (see there)."""
-    return AuctionModel(det, softness).weight(det, seat)
-
-
 def inferring_deal(game: MightyGame, seat: int, rng: random.Random, steps: int) -> MightyGame:
     """A deal consistent with ``seat``'s view, moved by ``steps`` Metropolis swaps towards the deals that
     explain the auction (:class:`AuctionModel`)."""
@@ -153,7 +148,7 @@ class MightySearch(GameSearch):
 
     def search_spec(self, base: Agent, budget: Budget) -> SearchSpec:
         spec = super().search_spec(base, budget)
-        steps = budget.infer_draws
+        steps = budget.infer_steps
         if steps > 1:
 
             def sample(game: Game, seat: int, rng: random.Random) -> Game:
@@ -162,10 +157,6 @@ class MightySearch(GameSearch):
 
             spec.sample = sample
         return spec
-
-    def deal_weight(self, det: Game, seat: int) -> float:
-        assert isinstance(det, MightyGame)
-        return auction_weight(det, seat)
 
     def candidates(self, actions: list[Action], base_choice: Action, view: dict[str, Any] | None) -> list[Action]:
         kind = base_choice["type"]
