@@ -15,7 +15,7 @@ declarer calls one of A's seats as its friend, A and B each have one seat on eac
 same (+S and -S against +2S, -S and -S), so those hands say nothing about either agent; for Mediatore /
 Mighty also the "pure-side" hands (declarer and partner played by the same agent: A wins if its contract is
 made or B's is beaten); contract success per level (Mediatore, Mighty); Wizard bid accuracy and
-first-place share of A; decision times (median / p95 / max, non-forced decisions only) per level. The
+first-place share of A; decision times (CPU time, median / p95 / max, non-forced decisions only) per level. The
 levels are ``random`` (uniform legal moves) and the registered ones (``easy`` = greedy heuristic, ``normal``,
 ``strong``); ``--budget`` overrides a strong budget for experiments.
 
@@ -118,9 +118,11 @@ def play_deal(game_id: str, a_level: str, b_level: str, deal: int, seed: int, wi
             seat = game.to_move()[0]
             legal = game.legal_actions(seat)
             rng = random.Random(derive_seed(seed, game_id, deal, rot, step))
-            t0 = time.perf_counter()
+            # CPU time of this process (each deal runs in one): other jobs on the machine disturb it far less
+            # than wall time
+            t0 = time.process_time()
             action = agents[seat].choose(game.clone(), seat, rng)
-            dt = time.perf_counter() - t0
+            dt = time.process_time() - t0
             if len([x for x in legal if x.get("type") != "undo"]) > 1:
                 out.times.setdefault(levels[seat], []).append(dt)
             moves.update(json.dumps(action, sort_keys=True).encode())

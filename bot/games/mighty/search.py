@@ -140,11 +140,10 @@ class MightySearch(GameSearch):
         play_mode="flat",
         endgame_tricks=3,
         endgame_nodes=2000,
-        declare_kinds=("discard", "contract", "call"),
+        declare_kinds=("discard", "contract", "call", "pass"),
     )
-    declare_kinds = ("discard", "contract", "call")
-    #: auction: where the heuristic passes, also simulate its cheapest bid in its best trump
-    bid_over_pass = False
+    #: "pass": where the heuristic passes in the auction, its cheapest bid in its best trump is simulated too
+    declare_kinds = ("discard", "contract", "call", "pass")
 
     def search_spec(self, base: Agent, budget: Budget) -> SearchSpec:
         spec = super().search_spec(base, budget)
@@ -160,7 +159,7 @@ class MightySearch(GameSearch):
 
     def candidates(self, actions: list[Action], base_choice: Action, view: dict[str, Any] | None) -> list[Action]:
         kind = base_choice["type"]
-        if kind == "pass" and self.bid_over_pass and view is not None:
+        if kind == "pass" and view is not None:
             return bid_over_pass(actions, view)
         if kind in ("pass", "bid"):
             return auction_candidates(actions, base_choice, cheapest_bid=False)
