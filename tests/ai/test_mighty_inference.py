@@ -140,3 +140,25 @@ def test_dealt_hand_is_the_hand_before_the_kitty() -> None:
             continue  # thrown in: a new deal
         for s in range(5):
             assert sorted(g.dealt_hand(s)) == sorted(dealt[s])
+
+
+def test_where_the_heuristic_passes_the_auction_also_simulates_its_best_cheapest_bid() -> None:
+    from bot.ai.strong import declaration_candidates
+    from bot.games.mighty.search import SEARCH
+
+    found = 0
+    for seed in range(40):
+        g = MightyGame(5, {"hands": 1}, seed)
+        (seat,) = g.to_move()
+        v = g.decision_view(seat)
+        base = MightyAgent().choose(g.clone(), seat, random.Random(0))
+        if base != {"type": "pass"}:
+            continue
+        cands = declaration_candidates(SEARCH, g.legal_actions(seat), base, g.view(seat))
+        assert cands[0] == base and len(cands) == 2
+        bid = cands[1]
+        est = {t: estimate_points(v["hand"], t) for t in ("S", "D", "H", "C", "NT")}
+        assert bid["type"] == "bid" and bid["n"] == 13  # nothing bid yet: the cheapest open bid
+        assert est[bid["trump"]] == max(est.values())
+        found += 1
+    assert found >= 5
