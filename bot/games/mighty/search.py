@@ -145,7 +145,7 @@ class MightySearch(GameSearch):
     )
     #: "pass": where the heuristic passes in the auction, its cheapest bid in its best trump is simulated too.
     #: Off in the budget: on fresh duplicate deals it did not beat the heuristic's pass against ``normal``
-    #: (+0.06 +- 0.54 stake/hand, 28 deals) and lost against greedy (decided hands 58.3% against 67.7%, 30 deals:
+    #: (+0.06 +- 0.57 stake/hand, 60 deals) and lost against greedy (decided hands 58.3% against 67.7%, 30 deals:
     #: its playouts assume ``normal`` partners, so it bids hands that a randomly playing friend then loses).
     declare_kinds = ("discard", "contract", "call", "pass")
 
