@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.ai.ismcts import ActionKey, SearchSpec, action_key
+from bot.ai.ismcts import ActionKey, SearchSpec, action_key, deal_sampler
 from bot.engine.protocol import Action, Game, Move
 
 
@@ -112,9 +112,10 @@ def endgame_choice(
     earliest action in ``actions`` (put the heuristic's choice first). ``None`` if a sample is too big for
     ``node_cap`` (the caller then uses its playouts)."""
     totals = [0.0] * len(actions)
+    sample = deal_sampler(spec, game, seat)
     try:
         for _ in range(samples):
-            det = game.determinize(seat, rng)
+            det = sample(rng)
             solver = _Solver(game, spec, node_cap, seat, det.sides() if sides else None)
             for j, a in enumerate(actions):
                 state = det.clone()

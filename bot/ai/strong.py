@@ -136,6 +136,9 @@ class Budget:
     endgame_nodes: int = 3000
     #: combinatorial declarations simulated over the evaluator's candidates (others: the heuristic's choice)
     declare_kinds: tuple[str, ...] = ()
+    #: inference: a game's own sampler (``SearchSpec.sampler``) may move each sampled deal by this many steps
+    #: towards the deals that explain what the other seats declared (Mighty: the auction; 0 = uniform deals)
+    infer_steps: int = 0
 
 
 #: iteration budgets of the strong level, chosen to meet the speed targets on one core (see README)
@@ -269,10 +272,11 @@ def halving_choice(
     counts = [0] * k
     rounds = max(1, math.ceil(math.log2(k)))
     per_round = max(1, budget // rounds)
+    sample = deal_sampler(spec, game, seat)
     while True:
         n = max(2, per_round // len(alive))
         for _ in range(n):
-            det = game.determinize(seat, rng)
+            det = sample(rng)
             seed = rng.getrandbits(64)
             for j in alive:
                 totals[j] += _playout(game, det, seat, candidates[j], spec, playout_agent, seed)

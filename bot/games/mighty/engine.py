@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Self
 
 from bot.engine.cards import FRENCH_52_JOKER, JOKER
@@ -1026,6 +1026,27 @@ class MightyGame(Game):
             "discards": list(self._discards) if seat == decl else None,
         }
 
+    def auction_record(self) -> list[dict[str, Any]]:
+        """The current deal's auction, in order (public): ``{"seat", "n", "trump", "round"}`` for a bid,
+        ``{"seat", "pass": True, "round"}`` for a pass (the search infers holdings from it)."""
+        return [dict(a) for a in self._auction]
+
+    def dealt_hand(self, seat: int) -> list[str]:
+        """The cards ``seat`` held before the kitty: its hand and the cards it played (the declarer: also its
+        discards, less the kitty when that was shown face up; a hidden kitty stays in, 13 cards). Meant for
+        determinized states, where it is the sampled holding; for another seat of the real game it would
+        name hidden cards, so only a search reads it."""
+        cards = list(self._hands[seat])
+        cards.extend(c for t in self._history for s, c in t["plays"] if s == seat)
+        cards.extend(c for s, c in self._plays if s == seat)
+        if seat == self._declarer and self._kitty_taken:
+            if self._phase != "discard":
+                cards.extend(self._discards)
+            if self.options["kitty_face_up"]:
+                kitty = set(self._kitty)
+                cards = [c for c in cards if c not in kitty]
+        return cards
+
     def clone(self, for_search: bool = False) -> Self:
         g = object.__new__(type(self))
         d = self.__dict__.copy()
@@ -1051,26 +1072,23 @@ class MightyGame(Game):
         g._events = self._events if self._search else list(self._events)
         return g
 
-    def determinize(self, seat: int, rng: random.Random) -> Self:
-        g = self.clone(for_search=True)
-        if self._over:
-            return g
-        decl = self._declarer
-        public_kitty = self._kitty_taken and bool(self.options["kitty_face_up"])
-        places: dict[tuple[str, int], int] = {}
-        hidden: list[str] = []
+    def _hidden_places(self, seat: int) -> dict[tuple[str, int], list[str]]:
+        """Where the cards hidden from ``seat`` lie: other hands ``("h", s)``, the kitty ``("k", 0)`` before it
+        is taken, the declarer's discards ``("d", 0)`` (hidden from everyone else)."""
+        places: dict[tuple[str, int], list[str]] = {}
         for s in range(NUM):
             if s != seat:
-                places[("h", s)] = len(self._hands[s])
-                hidden.extend(self._hands[s])
+                places[("h", s)] = self._hands[s]
         if not self._kitty_taken:
-            places[("k", 0)] = 3
-            hidden.extend(self._kitty)
-        elif self._discards and seat != decl:
-            places[("d", 0)] = 3
-            hidden.extend(self._discards)
-        if not hidden:
-            return g
+            places[("k", 0)] = self._kitty
+        elif self._discards and seat != self._declarer:
+            places[("d", 0)] = self._discards
+        return places
+
+    def _may_hold(self, seat: int) -> Callable[[tuple[str, int], str], bool]:
+        """``(place, card) -> bool``: may ``card`` lie there, given everything ``seat`` has seen?"""
+        decl = self._declarer
+        public_kitty = self._kitty_taken and bool(self.options["kitty_face_up"])
         trump = self._trump
         kitty_set = set(self._kitty) if public_kitty and seat != decl else set()
         void = self._void
@@ -1089,7 +1107,17 @@ class MightyGame(Game):
                 return False
             return not (trump_only and s == decl and SUIT[card] != trump)
 
-        deal = deal_constrained(hidden, places, allowed, rng)
+        return allowed
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        g = self.clone(for_search=True)
+        if self._over:
+            return g
+        sizes = {p: len(cards) for p, cards in self._hidden_places(seat).items()}
+        hidden = [c for cards in self._hidden_places(seat).values() for c in cards]
+        if not hidden:
+            return g
+        deal = deal_constrained(hidden, sizes, self._may_hold(seat), rng)
         for (kind, s), cards in deal.items():
             if kind == "h":
                 g._hands[s] = cards
@@ -1097,11 +1125,55 @@ class MightyGame(Game):
                 g._kitty = cards
             else:
                 g._discards = sort_cards(cards)
+        g._place_friend()
+        return g
+
+    def _place_friend(self) -> None:
+        """A sampled deal's friend: whoever holds the called card (hidden until it is played)."""
         if self._call_kind == "card" and not self._friend_public:
             card = self._call_card
-            holder = next((s for s in range(NUM) if card in g._hands[s]), decl)
-            g._friend = None if holder == decl else holder
-        return g
+            holder = next((s for s in range(NUM) if card in self._hands[s]), self._declarer)
+            self._friend = None if holder == self._declarer else holder
+
+    def reweigh_deal(self, seat: int, rng: random.Random, factor: Callable[[Self, int], float], steps: int) -> None:
+        """Move this *sampled* deal (``determinize``) towards one that explains what the other seats declared:
+        ``steps`` Metropolis swaps of two hidden cards between two hidden places (each swap keeps every
+        public constraint), accepted by the ratio of ``factor(self, s)`` - a per-seat likelihood of seat ``s``'s
+        holding (``dealt_hand``) - over the seats the swap touches. The walk's stationary law is the uniform
+        consistent deal weighted by the product of the factors."""
+        places = self._hidden_places(seat)
+        keys = [p for p, cards in places.items() if cards]
+        if len(keys) < 2:
+            return
+        allowed = self._may_hold(seat)
+        decl = self._declarer
+
+        def owner(place: tuple[str, int]) -> int | None:
+            kind, s = place
+            return s if kind == "h" else decl if kind == "d" else None
+
+        cur = {s: factor(self, s) for s in range(NUM) if s != seat}
+        for _ in range(steps):
+            pa, pb = rng.sample(keys, 2)
+            la, lb = places[pa], places[pb]
+            ia, ib = rng.randrange(len(la)), rng.randrange(len(lb))
+            ca, cb = la[ia], lb[ib]
+            if not (allowed(pa, cb) and allowed(pb, ca)):
+                continue
+            la[ia], lb[ib] = cb, ca
+            touched = {s for s in (owner(pa), owner(pb)) if s is not None and s != seat}
+            new = {s: factor(self, s) for s in touched}
+            old_w = new_w = 1.0
+            for s in touched:
+                old_w *= cur[s]
+                new_w *= new[s]
+            if new_w >= old_w or rng.random() * old_w < new_w:
+                cur.update(new)
+            else:
+                la[ia], lb[ib] = ca, cb
+        if ("d", 0) in places:
+            self._discards = sort_cards(self._discards)
+        self._place_friend()
 
 
 def _set_hands_for_test(game: MightyGame, hands: Sequence[Sequence[str]], kitty: Sequence[str]) -> None:
