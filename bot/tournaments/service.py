@@ -544,31 +544,35 @@ class TournamentService:
         for no in range(1, tables + 1):
             await self.outbox.add(conn, f"T{t.id}:r{rnd}:t{no}", "seats", payload={"round": rnd, "table": no}, **common)
 
-    async def owed_text(self, t: Tournament, kind: str, payload: dict[str, Any]) -> tuple[int | None, str] | None:
-        """Where an owed round message goes and its text in the current locale, or None when it cannot be sent yet
-        (the table's thread is not open). ``kind``: ``round``, ``byes`` or ``seats`` (see :meth:`_owe_round`),
-        ``withdrew`` (:meth:`withdraw`) or ``cancelled`` (:meth:`cancel`)."""
+    async def owed_notice(self, t: Tournament, kind: str, payload: dict[str, Any]) -> Notice | None:
+        """The notice an owed row of the tournament's channel says (``None`` for a table's own message, ``seats``)."""
         if kind == "withdrew":
-            notice = Notice(N_("{name} withdrew from {title}."), name=str(payload["name"]), title=t.display_title)
-            return t.channel_id, notice.text()
+            return Notice(N_("{name} withdrew from {title}."), name=str(payload["name"]), title=t.display_title)
         if kind == "cancelled":
-            return t.channel_id, Notice(N_("{title} was cancelled."), title=t.display_title).text()
-        rnd = int(payload["round"])
+            return Notice(N_("{title} was cancelled."), title=t.display_title)
         if kind == "round":
             count = int(payload["tables"])
-            notice = Notice(
+            return Notice(
                 N_("**{title} — round {round} of {rounds}** ({tables})."),
                 title=t.display_title,
-                round=rnd,
+                round=int(payload["round"]),
                 rounds=t.rounds,
                 tables=lambda: _n("{n} table", "{n} tables", count),
             )
-            return t.channel_id, notice.text()
         if kind == "byes":
             names = {p.user_id: p.name for p in await self.players(t.id)}
-            byes = [uid for r, uid in await self.byes(t.id, rnd)]
-            notice = Notice(N_("Bye this round: {names}."), names=", ".join(names.get(u, str(u)) for u in byes))
+            byes = [uid for r, uid in await self.byes(t.id, int(payload["round"]))]
+            return Notice(N_("Bye this round: {names}."), names=", ".join(names.get(u, str(u)) for u in byes))
+        return None
+
+    async def owed_text(self, t: Tournament, kind: str, payload: dict[str, Any]) -> tuple[int | None, str] | None:
+        """Where an owed message goes and its text in the current locale, or None when it cannot be sent yet (the
+        table's thread is not open). ``kind``: ``round``, ``byes`` or ``seats`` (see :meth:`_owe_round`),
+        ``withdrew`` (:meth:`withdraw`) or ``cancelled`` (:meth:`cancel`)."""
+        notice = await self.owed_notice(t, kind, payload)
+        if notice is not None:
             return t.channel_id, notice.text()
+        rnd = int(payload["round"])
         rt = next((x for x in await self.round_tables(t.id, rnd) if x.table_no == int(payload["table"])), None)
         if rt is None or rt.thread_id is None:
             return None
