@@ -355,23 +355,26 @@ class TavoloBot(commands.AutoShardedBot):
         await self.close_services()
 
     async def close_services(self) -> None:
-        """Stop what setup_hook started (also for a bot that never connected, e.g. the offline command tree)."""
-        if self.activity_server is not None:
-            await self.activity_server.stop()
-            self.activity_server = None
-        if self.forwarder is not None:
-            await self.forwarder.stop()
-            self.forwarder = None
-        if self.tables is not None:
-            await self.tables.stop_timers()
-            await self.tables.idle()
-        if self.agent_runner is not None:
-            self.agent_runner.shutdown()
-        if self._sprite_pool is not None:
-            self._sprite_pool.shutdown(wait=False, cancel_futures=True)
-            self._sprite_pool = None
-        if self.db is not None:
-            await self.db.close()
+        """Stop what setup_hook started (also for a bot that never connected, e.g. the offline command tree). The
+        database is closed whatever failed before it: its connection's thread would keep the process alive."""
+        try:
+            if self.activity_server is not None:
+                server, self.activity_server = self.activity_server, None
+                await server.stop()
+            if self.forwarder is not None:
+                await self.forwarder.stop()
+                self.forwarder = None
+            if self.tables is not None:
+                await self.tables.stop_timers()
+                await self.tables.idle()
+            if self.agent_runner is not None:
+                self.agent_runner.shutdown()
+            if self._sprite_pool is not None:
+                self._sprite_pool.shutdown(wait=False, cancel_futures=True)
+                self._sprite_pool = None
+        finally:
+            if self.db is not None:
+                await self.db.close()
 
 
 def _sprite_worker(parent: int) -> None:
