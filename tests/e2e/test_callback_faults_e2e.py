@@ -15,6 +15,7 @@ import asyncio
 import logging
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakediscord import FakeDiscord
@@ -31,6 +32,16 @@ def _no_kill() -> None:
     """A ``kill_on`` that kills nothing: the matching request is just answered 503 (before or after)."""
 
 
+async def _wizard_lobby(fake: FakeDiscord, channel: Any, alice: Any, bob: Any) -> Any:
+    """A short Wizard table's lobby: Alice opens it, Bob joins, a computer fills the third seat (not started)."""
+    await (await alice.slash(channel, "wizard new", rounds="1-2")).reply()
+    lobby = await fake.wait_for_message(channel, lambda m: any(b["label"] == "Join" for b in m.buttons()))
+    await (await bob.click(lobby, label="Join")).ack()
+    await (await alice.click(lobby, label="Add computer")).ack()
+    await fake.wait_for(lambda: "Computer 1" in fake.message(lobby.id).text())
+    return lobby
+
+
 async def test_a_lost_answer_to_a_callback_still_counts_as_the_answer(
     fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -40,11 +51,7 @@ async def test_a_lost_answer_to_a_callback_still_counts_as_the_answer(
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     bot, task = await start_bot(fake, tmp_path / "t.db", dev_guild=guild.id)
     try:
-        await (await alice.slash(channel, "wizard new", rounds="1-2")).reply()
-        lobby = await fake.wait_for_message(channel, lambda m: any(b["label"] == "Join" for b in m.buttons()))
-        await (await bob.click(lobby, label="Join")).ack()
-        await (await alice.click(lobby, label="Add computer")).ack()
-        await fake.wait_for(lambda: "Computer 1" in fake.message(lobby.id).text())
+        lobby = await _wizard_lobby(fake, channel, alice, bob)
         # the Start click's deferral is carried out, its answer lost: discord.py's retry gets 40060
         fake.kill_on(_callback, _no_kill, after=True)
         start = await alice.click(lobby, label="Start")
@@ -94,11 +101,7 @@ async def test_a_click_whose_answer_never_landed_still_shows_its_effect(
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     bot, task = await start_bot(fake, tmp_path / "t.db", dev_guild=guild.id)
     try:
-        await (await alice.slash(channel, "wizard new", rounds="1-2")).reply()
-        lobby = await fake.wait_for_message(channel, lambda m: any(b["label"] == "Join" for b in m.buttons()))
-        await (await bob.click(lobby, label="Join")).ack()
-        await (await alice.click(lobby, label="Add computer")).ack()
-        await fake.wait_for(lambda: "Computer 1" in fake.message(lobby.id).text())
+        lobby = await _wizard_lobby(fake, channel, alice, bob)
         await (await alice.click(lobby, label="Start")).ack()
         players = [Player(fake, u, random.Random(i)) for i, u in enumerate((alice, bob))]
         actor = await fake.wait_for(lambda: next((p for p in players if p.can_act()), None))
