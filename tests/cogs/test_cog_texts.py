@@ -69,39 +69,43 @@ async def test_table_messages_and_hands_are_from_the_catalogue(game_id: str, pse
         guild_id=GUILD, channel_id=CHANNEL, game_id=game_id, host_id=ALICE, host_name="alice", options={},
         turn_timeout=None,
     )  # fmt: skip
-    cog = TablesCog(None, svc)  # type: ignore[arg-type]
-    names = {"alice", "bob", "carol", *(f"Computer {n}" for n in range(1, 4))}
-    cards = {spec.renderer.card_label(c) for c in _games.deck(game_id)}
-    data = names | cards | {"OpenSkill", "ISMCTS"} | {f"{k}={v}" for k, v in t.options.items()}
+    try:
+        cog = TablesCog(None, svc)  # type: ignore[arg-type]
+        names = {"alice", "bob", "carol", *(f"Computer {n}" for n in range(1, 4))}
+        cards = {spec.renderer.card_label(c) for c in _games.deck(game_id)}
+        data = names | cards | {"OpenSkill", "ISMCTS"} | {f"{k}={v}" for k, v in t.options.items()}
 
-    def check(msg: Message, where: str) -> None:
-        for text in texts(msg):
-            for line in text.splitlines():
-                assert not leftover(line, data), f"{where}: hard-coded text in {line!r}"
+        def check(msg: Message, where: str) -> None:
+            for text in texts(msg):
+                for line in text.splitlines():
+                    assert not leftover(line, data), f"{where}: hard-coded text in {line!r}"
 
-    await svc.join(t.id, BOB, "bob")
-    msg, _ = await cog.frontend._table_message(t)
-    check(msg, "lobby")
-    await svc.join(t.id, CAROL, "carol")
-    while len(t.seats) < spec.min_seats:
-        await svc.add_computer(t.id, ALICE, None)
-    await svc.start(t.id, ALICE)
-    await svc.idle()
-    rng = random.Random(3)
-    with using("ru"):  # the caller's language never leaks into a message for another reader
-        for step in range(12):
-            if t.game is None or t.status != "running":
-                break
-            msg, _ = await cog.frontend._table_message(t)
-            check(msg, f"table message, step {step}")
-            for seat in range(3):
-                msg, _ = await cog.frontend._private(t, seat, ("dm", t.id, seat))
-                check(msg, f"hand of seat {seat}, step {step}")
-            movers = [s for s in t.game.to_move() if t.seats[s].user_id is not None]
-            if not movers:
-                break
-            seat = movers[0]
-            action = rng.choice(t.game.legal_actions(seat))
-            await svc.act(t.id, t.seats[seat].user_id or 0, action, t.version)
-            await svc.idle()
+        await svc.join(t.id, BOB, "bob")
+        msg, _ = await cog.frontend._table_message(t)
+        check(msg, "lobby")
+        await svc.join(t.id, CAROL, "carol")
+        while len(t.seats) < spec.min_seats:
+            await svc.add_computer(t.id, ALICE, None)
+        await svc.start(t.id, ALICE)
+        await svc.idle()
+        rng = random.Random(3)
+        with using("ru"):  # the caller's language never leaks into a message for another reader
+            for step in range(12):
+                if t.game is None or t.status != "running":
+                    break
+                msg, _ = await cog.frontend._table_message(t)
+                check(msg, f"table message, step {step}")
+                for seat in range(3):
+                    msg, _ = await cog.frontend._private(t, seat, ("dm", t.id, seat))
+                    check(msg, f"hand of seat {seat}, step {step}")
+                movers = [s for s in t.game.to_move() if t.seats[s].user_id is not None]
+                if not movers:
+                    break
+                seat = movers[0]
+                action = rng.choice(t.game.legal_actions(seat))
+                await svc.act(t.id, t.seats[seat].user_id or 0, action, t.version)
+                await svc.idle()
+    finally:
+        # an open database's thread would outlive the test (a full run hung at exit on it)
+        await svc.db.close()
     assert f"guild {GUILD}" in pseudo_readers and f"user {BOB}" in pseudo_readers
