@@ -354,6 +354,15 @@ async def test_a_notice_and_a_reminders_removal_survive_a_kill(fake_discord: Fak
     assert not fake.unhandled and not fake.errors
 
 
+async def _alone_with_computers(fake: FakeDiscord, channel: Any, alice: Any) -> None:
+    """Alice starts a timed Wizard table (60 s turns) against two computers."""
+    await (await alice.slash(channel, "wizard new", rounds="3-5", turn_timer=60)).reply()
+    lobby = await fake.wait_for_message(channel, lambda m: m.buttons())
+    for _ in range(2):
+        await (await alice.click(lobby, label="Add computer")).ack()
+    await (await alice.click(lobby, label="Start")).ack()
+
+
 async def test_a_reminder_found_gone_is_deleted_not_failed(
     fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -365,11 +374,7 @@ async def test_a_reminder_found_gone_is_deleted_not_failed(
     alice = fake.add_user("alice")
     bot, task = await start_bot(fake, tmp_path / "t.db", dev_guild=guild.id)
     try:
-        await (await alice.slash(channel, "wizard new", rounds="3-5", turn_timer=60)).reply()
-        lobby = await fake.wait_for_message(channel, lambda m: m.buttons())
-        for _ in range(2):
-            await (await alice.click(lobby, label="Add computer")).ack()
-        await (await alice.click(lobby, label="Start")).ack()
+        await _alone_with_computers(fake, channel, alice)
         assert bot.tables is not None and bot.db is not None
         (table,) = bot.tables.tables.values()
         player = Player(fake, alice, random.Random(1))
@@ -414,11 +419,7 @@ async def test_a_reminder_created_unanswered_is_not_left_behind(fake_discord: Fa
     alice = fake.add_user("alice")
     bot, task = await start_bot(fake, tmp_path / "t.db", dev_guild=guild.id)
     try:
-        await (await alice.slash(channel, "wizard new", rounds="3-5", turn_timer=60)).reply()
-        lobby = await fake.wait_for_message(channel, lambda m: m.buttons())
-        for _ in range(2):
-            await (await alice.click(lobby, label="Add computer")).ack()
-        await (await alice.click(lobby, label="Start")).ack()
+        await _alone_with_computers(fake, channel, alice)
         assert bot.tables is not None
         (table,) = bot.tables.tables.values()
         player = Player(fake, alice, random.Random(1))
