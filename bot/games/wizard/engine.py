@@ -56,13 +56,28 @@ def sort_hand(cards: list[str]) -> list[str]:
     return sorted(cards, key=_SORT_KEY.__getitem__)
 
 
-def _jcopy(x: Any) -> Any:
-    """A deep copy of a small JSON-like structure, so views never alias the engine's state."""
-    if isinstance(x, dict):
-        return {k: _jcopy(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_jcopy(v) for v in x]
-    return x
+# Views copy the engine's tricks, rounds and events with one function per shape (the shapes are fixed where they
+# are stored) rather than a generic deep copy: a view copies every trick of the round, and a call per card made
+# copying most of a view's cost (a record's replay builds one per action). tests/games/test_views_alias.py
+# mutates every container of every view and fails if any of them is the engine's own.
+
+
+def _trick_copy(t: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a finished trick as ``_play`` stores it."""
+    return {"leader": t["leader"], "plays": [[s, c] for s, c in t["plays"]], "winner": t["winner"]}
+
+
+def _event_copy(ev: dict[str, Any]) -> dict[str, Any]:
+    """A copy of an event as ``_event`` stores it: scalars and flat lists (cards, bids, scores) only."""
+    return {k: list(v) if type(v) is list else v for k, v in ev.items()}
+
+
+def _round_copy(r: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a ``_round_log`` entry as ``_end_round`` stores it: its lists and its trick are fresh."""
+    out = dict(r)
+    out["bids"], out["tricks"], out["scores"] = list(r["bids"]), list(r["tricks"]), list(r["scores"])
+    out["last_trick"] = _trick_copy(r["last_trick"])
+    return out
 
 
 def round_score(bid: int, tricks: int) -> int:
@@ -605,12 +620,12 @@ class WizardGame(CardIdMoves):
             "trick": {"leader": self._leader, "plays": [[s, c] for s, c in self._plays]},
             "lead_suit": self._lead,
             "trick_free": self._free,
-            "last_trick": _jcopy(self._round_tricks[-1]) if self._round_tricks else None,
-            "round_tricks": _jcopy(self._round_tricks),
+            "last_trick": _trick_copy(self._round_tricks[-1]) if self._round_tricks else None,
+            "round_tricks": [_trick_copy(t) for t in self._round_tricks],
             "totals": list(self._totals),
             "history": [list(h) for h in self._history],
-            "round_log": _jcopy(self._round_log),
-            "events": _jcopy(self._events[-MAX_EVENTS:]),
+            "round_log": [_round_copy(r) for r in self._round_log],
+            "events": [_event_copy(e) for e in self._events[-MAX_EVENTS:]],
             "stake_per_point": self.options["stake_per_point"],
         }
         if over:
