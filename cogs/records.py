@@ -284,7 +284,7 @@ class RecordsCog(commands.Cog, name="Records"):
         raw = await file.read()
         try:
             record = parse_record(raw.decode("utf-8"))
-            done = replay(record)
+            done = replay(record, states="none")  # validated here; its pages replay the hand they show
         except UnicodeDecodeError:
             raise TableError(N_("That file is not a text file.")) from None
         except RecordError as e:

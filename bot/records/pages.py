@@ -16,7 +16,7 @@ from bot.i18n import N_, _
 
 from . import _games
 from .model import Record, RecordError
-from .replay import Replayed, Step, replay
+from .replay import Replayed, Step, kept, replay
 from .show import Narrator, plain
 
 
@@ -45,7 +45,9 @@ def replay_pages(
 ) -> list[ReplayPage]:
     """The pages of ``hand`` (0-based), which must be finished — or ``record`` is already cut at that hand
     (``record.hand``), the caller having checked on the whole log. ``viewer``: the seat whose own cards are shown."""
-    done = replay(record, views=True, check=False)
+    # only this hand's states: a page never shows another hand, and building every seat's view at every step of
+    # a long game was most of the work
+    done = replay(record, views=True, check=False, states=hand)
     if hand not in done.hands or (record.hand != hand and hand not in finished_hands(done)):
         raise RecordError(0, N_("hand {n} is not finished"), n=hand + 1)
     steps = done.steps_of(hand)
@@ -59,8 +61,9 @@ def replay_pages(
     last: Step | None = None
     for step in steps:
         tricks = narrator.trick_no
-        lines.extend(narrator.step(step.seat, step.action, before, step.public, step.settlements))
-        before, last = step.public, step
+        after = kept(step.public)
+        lines.extend(narrator.step(step.seat, step.action, before, after, step.settlements))
+        before, last = after, step
         if narrator.trick_no != tricks:  # a trick is complete: it closes a page
             pages.append(_page(record, title, lines, step, viewer))
             title, lines = _("Hand {n} — trick {trick}", n=hand + 1, trick=narrator.trick_no + 1), []
@@ -79,7 +82,7 @@ def replay_pages(
 
 def _page(record: Record, title: str, lines: list[str], step: Step, viewer: int | None) -> ReplayPage:
     game_id, names = record.game, record.players
-    public = _games.public_panel(game_id, step.public, names)
+    public = _games.public_panel(game_id, kept(step.public), names)
     public.controls = []
     own = None
     if viewer is not None and step.views is not None and 0 <= viewer < len(step.views):
@@ -99,7 +102,7 @@ def _retitle(pages: list[ReplayPage], hand: int) -> None:
 
 def _before(done: Replayed, first: Step) -> View:
     i = first.index
-    return done.initial if i == 0 else done.steps[i - 1].public
+    return kept(done.initial if i == 0 else done.steps[i - 1].public)
 
 
 def _before_views(done: Replayed, first: Step) -> tuple[View, ...] | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from bot.engine.protocol import Action, Game, Settlement, View
 from bot.i18n import N_, SOURCE, N_n, _, _p, current
@@ -32,7 +32,7 @@ class Step:
     action: Action
     hand: int  # 0-based hand the action belongs to (the engine's hand_number before it)
     starts_hand: bool
-    public: View  # game.public_view() after the action
+    public: View | None  # game.public_view() after the action (None where replay(..., states=) keeps none)
     views: tuple[View, ...] | None  # game.view(seat) for every seat after it (replay(..., views=True))
     settlements: tuple[Settlement, ...]  # what this action booked
 
@@ -43,7 +43,7 @@ class Replayed:
 
     record: Record
     game: Game
-    initial: View
+    initial: View | None  # None where replay(..., states=) keeps no state before the first action
     initial_views: tuple[View, ...] | None
     steps: list[Step] = field(default_factory=list)
 
@@ -99,15 +99,30 @@ def _all_views(game: Game) -> tuple[View, ...]:
     return tuple(game.view(s) for s in range(game.num_seats))
 
 
-def replay(record: Record, *, views: bool = False, check: bool = True) -> Replayed:
+#: which states a replay keeps: "all" (after every step), "none", or those of one 0-based hand (after each of
+#: its steps, and the state before its first action)
+States = Literal["all", "none"] | int
+
+
+def _keeps(states: States, hand_before: int, hand_after: int) -> bool:
+    # the state after a step is the state before the next action, which belongs to the hand the engine is in now
+    if isinstance(states, int):
+        return states in (hand_before, hand_after)
+    return states == "all"
+
+
+def replay(record: Record, *, views: bool = False, check: bool = True, states: States = "all") -> Replayed:
     """Replay ``record`` through its engine.
 
     With ``check`` (the default) the hand lines must sit exactly where the engine starts a hand, the
     actions must end with the ``[Hand]`` the record is about, and the declared settlements and result must
-    be the replayed ones. ``views=True`` also keeps every seat's ``view()`` after every step.
+    be the replayed ones. ``views=True`` also keeps every seat's ``view()`` after every step. ``states``
+    chooses the steps whose public view (and views) are kept — the others have ``None``: building a view is
+    most of a replay's cost, and a page of one hand or a record's validation need few or none.
     """
     game = _new_game(record)
-    out = Replayed(record, game, game.public_view(), _all_views(game) if views else None)
+    keep = _keeps(states, -1, game.hand_number)
+    out = Replayed(record, game, game.public_view() if keep else None, _all_views(game) if views and keep else None)
     prev_hand: int | None = None
     booked = 0
     for i, (seat, action) in enumerate(record.actions):
@@ -147,14 +162,23 @@ def replay(record: Record, *, views: bool = False, check: bool = True) -> Replay
         all_settled = game.settlements()
         new = tuple(all_settled[booked:])
         booked = len(all_settled)
+        keep = _keeps(states, hand, game.hand_number)
+        public = game.public_view() if keep else None
         out.steps.append(
-            Step(i, line, seat, action, hand, starts, game.public_view(), _all_views(game) if views else None, new)
+            Step(i, line, seat, action, hand, starts, public, _all_views(game) if views and keep else None, new)
         )
         prev_hand = hand
     if check:
         _check_span(out)
         _check_outcome(out)
     return out
+
+
+def kept(view: View | None) -> View:
+    """A state the replay kept; a programming error (the replay's ``states`` left it out) if there is none."""
+    if view is None:
+        raise AssertionError("the replay did not keep this state (see replay(..., states=))")
+    return view
 
 
 def _who(record: Record, seat: int) -> Callable[[], str]:
@@ -296,7 +320,7 @@ def record_from_log(
         date=date,
         tags=dict(tags or {}),
     )
-    done = replay(rec, check=False)
+    done = replay(rec, check=False, states="none")
     steps = done.steps
     if hand is not None:
         if hand not in done.hands:

@@ -17,7 +17,7 @@ from bot.i18n import _, _n, signed
 from . import _games
 from .model import HINTS_TAG
 from .notation import format_action
-from .replay import Replayed
+from .replay import Replayed, kept
 
 
 def plain(text: str) -> str:
@@ -172,18 +172,19 @@ def replay_text(replayed: Replayed, hand: int | None = None) -> Iterator[str]:
     if hand is not None and hand > 0:
         yield _("(Hands 1 to {n} are replayed but not shown.)", n=hand)
     narrator = Narrator(rec.game, names)
-    before = replayed.initial
+    before = kept(replayed.initial)
     asked = hints_asked(rec.tags.get(HINTS_TAG, ""))
     for i, step in enumerate(replayed.steps):
         if hand is not None and step.hand != hand:
-            before = step.public
+            before = kept(step.public)
             continue
         if step.starts_hand:
             yield from narrator.hand_start(step.hand, before)
         for seat in asked.get(i, ()):
             yield _("💡 {name} asked for a hint.", name=_name(names, seat))
-        yield from narrator.step(step.seat, step.action, before, step.public, step.settlements)
-        before = step.public
+        after = kept(step.public)
+        yield from narrator.step(step.seat, step.action, before, after, step.settlements)
+        before = after
     yield from narrator.unfinished()
     yield from result_lines(rec.game, replayed, names)
 

@@ -27,7 +27,7 @@ def hands_over(t: Table) -> list[int]:
     """The 0-based hands of the table that are finished (replayable)."""
     if not t.log:
         return []
-    return finished_hands(replay(record_of(t), check=False))
+    return finished_hands(replay(record_of(t), check=False, states="none"))
 
 
 def pages_of(t: Table, hand: int, viewer: int | None) -> list[ReplayPage]:
