@@ -77,14 +77,26 @@ def random_options(rng: random.Random, n: int, short: bool = True) -> dict[str, 
 
 
 def strings(x: Any, out: set[str]) -> set[str]:
-    if isinstance(x, str):
-        out.add(x)
-    elif isinstance(x, dict):
-        for v in x.values():
-            strings(v, out)
-    elif isinstance(x, (list, tuple)):
-        for v in x:
-            strings(v, out)
+    """Every string in a structure of dicts, lists and tuples."""
+    # a loop over a stack, exact types first, not a call per element: the privacy checks walk thousands of views
+    stack = [x]
+    while stack:
+        y = stack.pop()
+        kind = type(y)
+        if kind is str:
+            out.add(y)
+        elif kind is dict:
+            stack.extend(y.values())
+        elif kind is list or kind is tuple:
+            stack.extend(y)
+        elif kind is int or y is None:
+            continue
+        elif isinstance(y, str):
+            out.add(y)
+        elif isinstance(y, dict):
+            stack.extend(y.values())
+        elif isinstance(y, list | tuple):
+            stack.extend(y)
     return out
 
 
