@@ -23,19 +23,26 @@ SEED = 2323
 SEEDED = ("tests/e2e/seeded_bot.py",)
 
 
-def seeded_env(db: Path, guild_id: int) -> dict[str, str]:
-    return {
+#: a message edited at most every 0.05 s instead of every second: the players of a whole game wait for each edit
+FAST_EDITS = 0.05
+
+
+def seeded_env(db: Path, guild_id: int, *, edit_interval: float | None = None) -> dict[str, str]:
+    env = {
         "TAVOLO_DATABASE": str(db),
         "TAVOLO_DEV_GUILD": str(guild_id),
         "TAVOLO_LOG_LEVEL": "INFO",
         "TAVOLO_IMAGES": "off",
         "TAVOLO_TEST_SEED": str(SEED),
     }
+    if edit_interval is not None:  # read by tests/e2e/seeded_bot.py only
+        env["TAVOLO_TEST_EDIT_INTERVAL"] = str(edit_interval)
+    return env
 
 
-def seeded_bot(fake: FakeDiscord, db: Path, guild_id: int) -> BotProcess:
-    """The real bot process, dealing every table from :data:`SEED`."""
-    return BotProcess(fake, env=seeded_env(db, guild_id), args=SEEDED)
+def seeded_bot(fake: FakeDiscord, db: Path, guild_id: int, *, edit_interval: float | None = None) -> BotProcess:
+    """The real bot process, dealing every table from :data:`SEED` (``edit_interval``: see seeded_bot.py)."""
+    return BotProcess(fake, env=seeded_env(db, guild_id, edit_interval=edit_interval), args=SEEDED)
 
 
 class StatePlayer(Player):

@@ -19,7 +19,7 @@ from fakediscord import state as st
 from fakediscord.users import FakeUser, InteractionHandle
 
 from .driver import game_over
-from .seeded import Shown, StatePlayer, all_sent, finished, seeded_bot, shown
+from .seeded import FAST_EDITS, Shown, StatePlayer, all_sent, finished, seeded_bot, shown
 
 SHARE, AFTER = 0.07, 0.03  # 10 % of the bot's writes fail: 7 % before Discord does anything, 3 % after
 DROP_EVERY = 5  # clicks between two gateway drops
@@ -73,7 +73,7 @@ async def _play_both(fake: FakeDiscord, db: Path, *, incident: bool) -> tuple[di
     alice, bob, carol, dave = (fake.add_user(n) for n in ("alice", "bob", "carol", "dave"))
     tables = {"wizard": (wizard, [alice, bob]), "mighty": (mighty, [carol, dave])}
     stats: dict[str, Any] = {"clicks": 0, "again": [], "drops": 0}
-    async with seeded_bot(fake, db, guild.id) as bot:
+    async with seeded_bot(fake, db, guild.id, edit_interval=FAST_EDITS) as bot:
         await fake.wait_for_commands("wizard", "mighty", "table")
         lobbies = {
             "wizard": await _open(fake, wizard, alice, bob, "wizard"),

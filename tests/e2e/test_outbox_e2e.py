@@ -28,7 +28,7 @@ from fakediscord.process import BotProcess
 from fakediscord.rest import ApiRequest
 
 from .driver import Player, action_components, game_over, play_until, start_bot, stop_bot, table_message
-from .seeded import Shown, StatePlayer, all_sent, finished, posts, seeded_bot, seeded_env, shown
+from .seeded import FAST_EDITS, Shown, StatePlayer, all_sent, finished, posts, seeded_bot, seeded_env, shown
 
 _REFERENCE: list[Shown] = []
 
@@ -45,7 +45,7 @@ async def _uninterrupted(tmp_path: Path) -> Shown:
         alice, bob = fake.add_user("alice"), fake.add_user("bob")
         db = tmp_path / "uninterrupted.db"
         players = [StatePlayer(fake, u, random.Random(0)) for u in (alice, bob)]
-        async with seeded_bot(fake, db, guild.id):
+        async with seeded_bot(fake, db, guild.id, edit_interval=FAST_EDITS):
             await _open_wizard(fake, channel, alice, bob)
             await play_until(fake, players, lambda: game_over(fake, channel), timeout=30)
             await all_sent(db)
@@ -143,7 +143,7 @@ async def test_killed_at_a_moment_then_restarted(fake_discord: FakeDiscord, tmp_
     db = tmp_path / "tavolo.db"
     players = [StatePlayer(fake, u, random.Random(0)) for u in (alice, bob)]
 
-    first = await seeded_bot(fake, db, guild.id).start()
+    first = await seeded_bot(fake, db, guild.id, edit_interval=FAST_EDITS).start()
     try:
         await _open_wizard(fake, channel, alice, bob)
         predicate, after = KILLS[moment]
@@ -158,7 +158,7 @@ async def test_killed_at_a_moment_then_restarted(fake_discord: FakeDiscord, tmp_
     finally:
         assert await first.kill() != 0
 
-    second = await seeded_bot(fake, db, guild.id).start()
+    second = await seeded_bot(fake, db, guild.id, edit_interval=FAST_EDITS).start()
     try:
         for p in players:
             p._clicked = None  # a click the dead process never answered may be made again
@@ -181,7 +181,7 @@ async def test_every_message_lands_despite_503s(fake_discord: FakeDiscord, tmp_p
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     db = tmp_path / "tavolo.db"
     players = [StatePlayer(fake, u, random.Random(0)) for u in (alice, bob)]
-    async with seeded_bot(fake, db, guild.id) as bot:
+    async with seeded_bot(fake, db, guild.id, edit_interval=FAST_EDITS) as bot:
         await _open_wizard(fake, channel, alice, bob)
         faults = fake.inject_faults(0.15, after=0.05, seed=23, interactions=False)
         await play_until(fake, players, lambda: game_over(fake, channel), timeout=30)
