@@ -50,7 +50,7 @@ def pg_server() -> Iterator[PgServer]:
     try:
         yield server
     finally:
-        server.stop()
+        server.stop(remove_later=True)  # the session's databases are deleted after it, not waited for
 
 
 @pytest.fixture

@@ -1,9 +1,9 @@
 """A throw-away PostgreSQL server for tests and benchmarks (Debian's ``postgresql`` package, no mock).
 
 ``initdb`` into a fresh temporary folder, ``pg_ctl start`` listening only on a Unix socket in that folder
-(no TCP), ``fsync=off`` (the data is thrown away), then ``pg_ctl stop`` and the folder removed. PostgreSQL
-refuses to run as root, so as root the server runs as an unprivileged system user (``postgres`` when the
-package created it, else a dedicated ``tavolo-pg`` user made with ``useradd``).
+(no TCP), ``fsync=off`` (the data is thrown away), then ``pg_ctl stop`` and the folder removed (at once, or by a
+detached process). PostgreSQL refuses to run as root, so as root the server runs as an unprivileged system user
+(``postgres`` when the package created it, else a dedicated ``tavolo-pg`` user made with ``useradd``).
 
 Used by ``tests/conftest.py`` (one server per test session, one fresh database per test) and by
 ``bench/ledger_bench.py``. :func:`find_bindir` says why PostgreSQL is unavailable instead of guessing.
@@ -21,6 +21,10 @@ import tempfile
 from pathlib import Path
 
 __all__ = ["PgServer", "PgUnavailable", "find_bindir"]
+
+
+#: the detached removals started by ``stop(remove_later=True)`` (kept referenced: never reaped while running)
+_REMOVERS: list[subprocess.Popen[bytes]] = []
 
 
 class PgUnavailable(RuntimeError):
@@ -127,7 +131,9 @@ class PgServer:
         self.psql(f"CREATE DATABASE {name}")
         return self.url(name)
 
-    def stop(self) -> None:
+    def stop(self, *, remove_later: bool = False) -> None:
+        """Stop the server and remove its folder; ``remove_later``: by a detached ``rm -rf`` that outlives this
+        process (a test session's hundreds of databases took minutes to delete, all of it waited for at the end)."""
         if self.base is None:
             return
         data = self.base / "data"
@@ -136,12 +142,24 @@ class PgServer:
                 self._cmd(str(self.bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"),
                 capture_output=True,
             )
-        self._cleanup()
+        self._cleanup(later=remove_later)
 
-    def _cleanup(self) -> None:
-        if self.base is not None:
+    def _cleanup(self, *, later: bool = False) -> None:
+        if self.base is None:
+            return
+        if later and shutil.which("rm"):
+            _REMOVERS.append(
+                subprocess.Popen(
+                    ["rm", "-rf", "--", str(self.base)],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,  # not killed with the test run, not waited for by it
+                )
+            )
+        else:
             shutil.rmtree(self.base, ignore_errors=True)
-            self.base = None
+        self.base = None
 
     def __enter__(self) -> PgServer:
         return self.start()
