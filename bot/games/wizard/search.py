@@ -102,7 +102,8 @@ def rollout_policy(game: Game, seat: int, actions: list[Action], rng: random.Ran
     return next(a for a in actions if a["card"] == card)
 
 
-#: share of random rollout moves: 0.1 measured better than 0.2 with the trick-aware policy (0.05 and 0 worse)
+#: share of random rollout moves (0.1 with the trick-aware policy and 300 iterations, against 0.2 and 200 before;
+#: 0.05 and 0 were tried by an earlier attempt and dropped)
 EPSILON = 0.1
 
 
