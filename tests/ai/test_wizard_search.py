@@ -1,5 +1,6 @@
 """Wizard's strong level: its deal sampling never contradicts the seat's view, depends only on what the seat can
-see, is reproducible under a seed, and leans towards hands that explain the bids made."""
+see, is reproducible under a seed, and leans towards hands that explain the bids made; its trick-aware rollout
+follows its rule and plays legal cards."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from bot.engine.cards import WIZARD_60
 from bot.engine.sampling import deal_constrained
 from bot.games.registry import make_agent
 from bot.games.wizard.ai import _voids
-from bot.games.wizard.engine import SUIT, SUIT_BIT, WIZ_SET, WizardGame, _deal_fast
-from bot.games.wizard.search import BidInference
+from bot.games.wizard.engine import SUIT, SUIT_BIT, WIZ_SET, WizardGame, _deal_fast, _set_hands_for_test
+from bot.games.wizard.search import BidInference, rollout_policy, sim_rollout_policy, trick_aware_card
 
 
 def _position(seed: int) -> tuple[WizardGame, int]:
@@ -131,3 +132,63 @@ def test_fast_deal_has_the_distribution_of_the_general_sampler() -> None:
     for key in general:
         assert abs(fast[key] - general[key]) / runs < 0.03, key
     assert all(c in WIZARD_60 for c in unseen)
+
+
+def _trick(hands: list[list[str]], bids: list[int], plays: list[str], trump: str | None = "H") -> WizardGame:
+    """Four seats, 3-card round, seat 1 leads (dealer 0): the given hands (seats 0..3), bids (seats 1, 2, 3, 0) and
+    the cards played so far in the first trick (by seats 1, 2, ...)."""
+    game = WizardGame(4, {"rounds": "3", "first_dealer": 0}, 11)
+    _set_hands_for_test(game, hands, trump)
+    for i, n in enumerate(bids):
+        game.apply((1 + i) % 4, {"type": "bid", "n": n})
+    for i, c in enumerate(plays):
+        game.apply((1 + i) % 4, {"type": "play", "card": c})
+    return game
+
+
+HANDS = [["5S", "QS", "2H"], ["9S", "KD", "3C"], ["JS", "4D", "JES1"], ["AS", "WIZ1", "7H"]]
+
+
+def test_trick_aware_rollout_short_of_the_bid_wins_cheaply() -> None:
+    # seat 3 needs a trick over 9S, JS: AS wins cheaper than the trump 7H or the Wizard
+    assert trick_aware_card(_trick(HANDS, [1, 1, 1, 0], ["9S", "JS"]), 3, HANDS[3]) == "AS"
+    # seat 0 needs a trick over 9S, JS, WIZ1: nothing wins, it throws its weakest (5S under QS)
+    assert trick_aware_card(_trick(HANDS, [1, 1, 1, 1], ["9S", "JS", "WIZ1"]), 0, ["5S", "QS"]) == "5S"
+    # leading while short: its strongest card (9S, KD, 3C with hearts trump: the king)
+    assert trick_aware_card(_trick(HANDS, [1, 0, 0, 1], []), 1, HANDS[1]) == "KD"
+
+
+def test_trick_aware_rollout_with_the_bid_made_ducks_high() -> None:
+    # seat 0 bid 0 (made so far): over 9S, JS, AS the highest card that still loses is QS, not 5S
+    assert trick_aware_card(_trick(HANDS, [1, 1, 1, 0], ["9S", "JS", "AS"]), 0, ["5S", "QS"]) == "QS"
+    # seat 2 bid 0 over 9S: JS would win, the Jester loses
+    assert trick_aware_card(_trick(HANDS, [1, 0, 1, 1], ["9S"]), 2, ["JS", "JES1"]) == "JES1"
+    # seat 3 bid 0 over 3C, 4D: AS (off suit) is the only card that loses
+    game = _trick(HANDS, [1, 1, 0, 1], ["3C", "4D"])
+    assert trick_aware_card(game, 3, HANDS[3]) == "AS"
+    # ... and with only the Wizard and a trump, both win: the weaker, the trump
+    assert trick_aware_card(game, 3, ["WIZ1", "7H"]) == "7H"
+    # leading with the bid made: the weakest card
+    assert trick_aware_card(_trick(HANDS, [0, 0, 1, 0], []), 1, HANDS[1]) == "3C"
+
+
+def test_rollout_policies_return_legal_moves_and_agree() -> None:
+    """On random positions the rollout over display actions and the one over compact moves choose the same card
+    with the same random draws, and it is always a legal one."""
+    checked = 0
+    for seed in range(70):
+        game, seat = _position(seed)
+        if seat < 0 or game.phase != "play":
+            continue
+        state = game.determinize(seat, random.Random(seed))
+        mover = state.to_move()[0]
+        actions = [a for a in state.legal_actions(mover) if a["type"] != "undo"]
+        moves = state.sim_legal(mover)
+        for k in range(4):
+            a = rollout_policy(state, mover, actions, random.Random(k))
+            m = sim_rollout_policy(state, mover, moves, random.Random(k))
+            assert a in actions
+            assert m in moves
+            assert m == a["card"]
+        checked += 1
+    assert checked > 20

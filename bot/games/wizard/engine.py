@@ -698,6 +698,12 @@ class WizardGame(CardIdMoves):
     def lead_suit(self) -> str | None:
         return self._lead
 
+    @property
+    def trick_plays(self) -> list[tuple[int, str]]:
+        """The current trick's plays so far, ``(seat, card)`` in order (``public_view()["trick"]["plays"]``; do not
+        mutate)."""
+        return self._plays
+
     def search_hand(self, seat: int) -> list[str]:
         """A seat's hand in a *search state* (a clone for search or a ``determinize`` sample, whose hidden hands
         are sampled); a real game refuses, so no agent can read a hidden hand through it. Do not mutate."""
