@@ -57,15 +57,26 @@ CAPOTTO_BONUS = 2
 EVENTS_SHOWN = 12
 
 
+#: the keys under which an event holds a list (the rest of its values are scalars)
+_EVENT_LISTS = ("cards", "payments", "totals")
+
+
 def _event_copy(ev: dict[str, Any]) -> dict[str, Any]:
-    """A copy of an event as ``_event`` stores it: scalars and flat lists (cards, payments, totals) only."""
-    return {k: list(v) if type(v) is list else v for k, v in ev.items()}
+    """A copy of an event as ``_event`` stores it: scalars and flat lists (named keys: twice as fast as a test of
+    every value's type, and a view copies a dozen events)."""
+    out = dict(ev)
+    for k in _EVENT_LISTS:
+        if k in ev:
+            out[k] = list(ev[k])
+    return out
 
 
 def _hand_copy(h: dict[str, Any]) -> dict[str, Any]:
     """A copy of a hand summary as ``_finish_hand`` stores it (the view's ``last_hand``): its lists, the auction's
     pairs, the tricks' card lists and the counting cards are fresh (the engine's one is also a settlement's)."""
-    out = {k: list(v) if type(v) is list else v for k, v in h.items()}
+    out = dict(h)
+    for k in ("monte", "discards", "final_monte", "bidder_side", "payments"):
+        out[k] = list(h[k])
     out["bids"] = [list(b) for b in h["bids"]]
     out["tricks"] = [[ld, list(cards), w, sig] for ld, cards, w, sig in h["tricks"]]
     cc = h["counting_cards"]

@@ -198,8 +198,15 @@ def payments(declarer: int, friend: int | None, score: int, made: bool) -> list[
 
 
 def _event_copy(ev: dict[str, Any]) -> dict[str, Any]:
-    """A copy of an event as ``_event`` stores it: scalars and flat lists (cards, payments) only."""
-    return {k: list(v) if type(v) is list else v for k, v in ev.items()}
+    """A copy of an event as ``_event`` stores it: scalars and flat lists under ``cards`` (``None`` for a face-down
+    kitty) and ``payments`` (named keys: twice as fast as a test of every value's type)."""
+    out = dict(ev)
+    cards = ev.get("cards")
+    if cards is not None:
+        out["cards"] = list(cards)
+    if "payments" in ev:
+        out["payments"] = list(ev["payments"])
+    return out
 
 
 def _trick_copy(t: dict[str, Any]) -> dict[str, Any]:
@@ -212,7 +219,9 @@ def _trick_copy(t: dict[str, Any]) -> dict[str, Any]:
 def _hand_copy(h: dict[str, Any]) -> dict[str, Any]:
     """A copy of a hand summary as ``_score_hand`` stores it (the view's ``last_hand``; the engine's one is also a
     settlement's): its flat lists, the captured cards per seat, the auction's entries and the tricks are fresh."""
-    out = {k: list(v) if type(v) is list else v for k, v in h.items()}
+    out = dict(h)
+    for k in ("discards", "multipliers", "payments"):
+        out[k] = list(h[k])
     out["captured"] = [list(c) for c in h["captured"]]
     out["auction"] = [dict(a) for a in h["auction"]]
     out["tricks"] = [_trick_copy(t) for t in h["tricks"]]

@@ -59,17 +59,25 @@ _KING = {s: s + "K" for s in set(SUIT.values()) if s != TRUMP}
 _MATTO_KEY = {c: matto_payment_key(c) for c in MINCHIATE_97 if c != MATTO}.__getitem__
 
 
-def _flat_copy(d: Mapping[str, Any]) -> dict[str, Any]:
-    """A copy of a dict whose values are scalars or flat lists (a combination, most events)."""
-    return {k: list(v) if type(v) is list else v for k, v in d.items()}
+def _combo_copy(c: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a combination as ``combos_with_values`` builds it (``type``, ``cards``, ``value``)."""
+    return {"type": c["type"], "cards": list(c["cards"]), "value": c["value"]}
+
+
+#: the keys under which an event or a score event holds a flat list (of cards, or the resti per team)
+_EVENT_LISTS = ("cards", "robbed", "resti")
 
 
 def _event_copy(ev: Mapping[str, Any]) -> dict[str, Any]:
-    """A copy of an event as ``_push`` stores it, or of a ``_score_events`` entry: flat lists, and the nested
-    shapes some kinds carry (declared combinations, a trick's plays, the end-of-deal parts per team)."""
-    out = _flat_copy(ev)
+    """A copy of an event as ``_push`` stores it, or of a ``_score_events`` entry: its flat lists, and the nested
+    shapes some kinds carry (declared combinations, a trick's plays, the end-of-deal parts per team). Named keys,
+    not a test of every value's type: twice as fast, and a view copies a few dozen of them."""
+    out = dict(ev)
+    for k in _EVENT_LISTS:
+        if k in ev:
+            out[k] = list(ev[k])
     if "combos" in ev:
-        out["combos"] = [_flat_copy(c) for c in ev["combos"]]
+        out["combos"] = [_combo_copy(c) for c in ev["combos"]]
     if "plays" in ev:
         out["plays"] = [[s, c] for s, c in ev["plays"]]
     if "end" in ev:
@@ -693,7 +701,7 @@ class MinchiateGame(CardIdMoves):
             "discards_pending": pending_disc,
             "discard_counts": {str(s): len(v) for s, v in self._disc.items()},
             "declare_done": [c is not None for c in self._choice] if ph == "declare" else [],
-            "declared": [[_flat_copy(c) for c in d] for d in self._declared],
+            "declared": [[_combo_copy(c) for c in d] for d in self._declared],
             "fola": list(self._fola) if self._fola is not None else None,
             "fola_size": len(self._fola)
             if self._fola is not None
@@ -728,7 +736,7 @@ class MinchiateGame(CardIdMoves):
             v["my_discards"] = list(self._disc[seat])
         if self._fola is None and seat == self._dealer and self._phase != "cut":
             v["fola_seen"] = list(self._fola_rest)  # the dealer looked through the Fola (§3.6)
-        v["combos"] = [_flat_copy(c) for c in self._combos[seat]]
+        v["combos"] = [_combo_copy(c) for c in self._combos[seat]]
         choice = self._choice[seat]
         v["my_choice"] = list(choice) if choice is not None else None  # (the engine's list: _resolve reads it)
         v["prompt"] = self._prompt(seat)
