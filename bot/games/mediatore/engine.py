@@ -57,6 +57,33 @@ CAPOTTO_BONUS = 2
 EVENTS_SHOWN = 12
 
 
+#: the keys under which an event holds a list (the rest of its values are scalars)
+_EVENT_LISTS = ("cards", "payments", "totals")
+
+
+def _event_copy(ev: dict[str, Any]) -> dict[str, Any]:
+    """A copy of an event as ``_event`` stores it: scalars and flat lists (named keys: twice as fast as a test of
+    every value's type, and a view copies a dozen events)."""
+    out = dict(ev)
+    for k in _EVENT_LISTS:
+        if k in ev:
+            out[k] = list(ev[k])
+    return out
+
+
+def _hand_copy(h: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a hand summary as ``_finish_hand`` stores it (the view's ``last_hand``): its lists, the auction's
+    pairs, the tricks' card lists and the counting cards are fresh (the engine's one is also a settlement's)."""
+    out = dict(h)
+    for k in ("monte", "discards", "final_monte", "bidder_side", "payments"):
+        out[k] = list(h[k])
+    out["bids"] = [list(b) for b in h["bids"]]
+    out["tricks"] = [[ld, list(cards), w, sig] for ld, cards, w, sig in h["tricks"]]
+    cc = h["counting_cards"]
+    out["counting_cards"] = {"bidder_side": list(cc["bidder_side"]), "defenders": list(cc["defenders"])}
+    return out
+
+
 def card_thirds(cards: list[str] | tuple[str, ...]) -> int:
     return sum(map(_CARD_THIRDS.__getitem__, cards))
 
@@ -704,7 +731,7 @@ class MediatoreGame(Game):
             "totals": list(self._totals),
             "hands_played": self._played_hands,
             "hands_limit": self._hands_limit,
-            "last_hand": self._last_hand,
+            "last_hand": _hand_copy(self._last_hand) if self._last_hand is not None else None,
             "events": self._public_events(),
         }
         if self._show_history:
@@ -718,19 +745,20 @@ class MediatoreGame(Game):
 
     def _public_events(self) -> list[dict[str, Any]]:
         """The recent events; during play without ``show_history`` (§11.2) the cards of tricks older than the
-        last completed one are left out (who won each trick stays)."""
+        last completed one are left out (who won each trick stays). Copies: a caller may change its view."""
         events = self._events[-EVENTS_SHOWN:]
         if self._show_history or self._phase != "play":
-            return events
+            return [_event_copy(e) for e in events]
         start = max((i for i, e in enumerate(events) if e["kind"] == "deal"), default=0)  # this hand's events
         last = len(self._tricks) - 1
-        out = events[:start]
+        out = [_event_copy(e) for e in events[:start]]
         for e in events[start:]:
             if e["kind"] in ("play", "trick") and e["trick"] < last:
                 if e["kind"] == "play":
                     continue
-                e = {k: x for k, x in e.items() if k != "cards"}
-            out.append(e)
+                out.append({k: x for k, x in e.items() if k != "cards"})  # (the rest are scalars)
+                continue
+            out.append(_event_copy(e))
         return out
 
     def view(self, seat: int) -> View:

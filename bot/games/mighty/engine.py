@@ -197,6 +197,37 @@ def payments(declarer: int, friend: int | None, score: int, made: bool) -> list[
     return out
 
 
+def _event_copy(ev: dict[str, Any]) -> dict[str, Any]:
+    """A copy of an event as ``_event`` stores it: scalars and flat lists under ``cards`` (``None`` for a face-down
+    kitty) and ``payments`` (named keys: twice as fast as a test of every value's type)."""
+    out = dict(ev)
+    cards = ev.get("cards")
+    if cards is not None:
+        out["cards"] = list(cards)
+    if "payments" in ev:
+        out["payments"] = list(ev["payments"])
+    return out
+
+
+def _trick_copy(t: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a trick record as ``_finish_trick`` stores it: scalars and its ``plays`` pairs."""
+    out = dict(t)
+    out["plays"] = [[s, c] for s, c in t["plays"]]
+    return out
+
+
+def _hand_copy(h: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a hand summary as ``_score_hand`` stores it (the view's ``last_hand``; the engine's one is also a
+    settlement's): its flat lists, the captured cards per seat, the auction's entries and the tricks are fresh."""
+    out = dict(h)
+    for k in ("discards", "multipliers", "payments"):
+        out[k] = list(h[k])
+    out["captured"] = [list(c) for c in h["captured"]]
+    out["auction"] = [dict(a) for a in h["auction"]]
+    out["tricks"] = [_trick_copy(t) for t in h["tricks"]]
+    return out
+
+
 def _bool_opt(name: str, default: bool, help_: str) -> OptionSpec:
     return OptionSpec(name, default, choices=(True, False), help=help_)
 
@@ -783,8 +814,8 @@ class MightyGame(Game):
     # -- views ---------------------------------------------------------------------------------------
     def _public_events(self) -> list[dict[str, Any]]:
         """The recent events; during play without ``show_history`` (§9.2) the cards of tricks older than the
-        last completed one are left out (who won each trick stays)."""
-        events = [dict(e) for e in self._events[-EVENTS_SHOWN:]]
+        last completed one are left out (who won each trick stays). Copies: a caller may change its view."""
+        events = [_event_copy(e) for e in self._events[-EVENTS_SHOWN:]]
         if self.options["show_history"] or self._phase != "play":
             return events
         out = []
@@ -853,15 +884,15 @@ class MightyGame(Game):
             }
             if ph == "play"
             else None,
-            "last_trick": dict(self._last_trick) if self._last_trick is not None else None,
-            "history": [dict(t) for t in self._history] if self.options["show_history"] else None,
+            "last_trick": _trick_copy(self._last_trick) if self._last_trick is not None else None,
+            "history": [_trick_copy(t) for t in self._history] if self.options["show_history"] else None,
             "tricks_won": list(self._tricks_won),
             # §9.2 option show_captured; SILENT: when off only the trick counts are public.
             "captured": [sort_cards([c for c in w if c in POINT_CARDS]) for w in self._won] if show_captured else None,
             "points_won": [card_points(w) for w in self._won] if show_captured else None,
             "totals": list(self._totals),
             "hands_played": len(self._settlements),
-            "last_hand": dict(self._last_hand) if self._last_hand is not None else None,
+            "last_hand": _hand_copy(self._last_hand) if self._last_hand is not None else None,
             "events": self._public_events(),
             # the Joker's fate is what every player keeps track of (a joker call after it has no effect, §6.6.3)
             "joker_played": JOKER in self._played,

@@ -59,6 +59,45 @@ _KING = {s: s + "K" for s in set(SUIT.values()) if s != TRUMP}
 _MATTO_KEY = {c: matto_payment_key(c) for c in MINCHIATE_97 if c != MATTO}.__getitem__
 
 
+def _combo_copy(c: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a combination as ``combos_with_values`` builds it (``type``, ``cards``, ``value``)."""
+    return {"type": c["type"], "cards": list(c["cards"]), "value": c["value"]}
+
+
+#: the keys under which an event or a score event holds a flat list (of cards, or the resti per team)
+_EVENT_LISTS = ("cards", "robbed", "resti")
+
+
+def _event_copy(ev: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of an event as ``_push`` stores it, or of a ``_score_events`` entry: its flat lists, and the nested
+    shapes some kinds carry (declared combinations, a trick's plays, the end-of-deal parts per team). Named keys,
+    not a test of every value's type: twice as fast, and a view copies a few dozen of them."""
+    out = dict(ev)
+    for k in _EVENT_LISTS:
+        if k in ev:
+            out[k] = list(ev[k])
+    if "combos" in ev:
+        out["combos"] = [_combo_copy(c) for c in ev["combos"]]
+    if "plays" in ev:
+        out["plays"] = [[s, c] for s, c in ev["plays"]]
+    if "end" in ev:
+        out["end"] = {t: dict(p) for t, p in ev["end"].items()}
+    return out
+
+
+def _deal_copy(d: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a deal summary as ``_end_deal`` stores it (the view's ``last_deal``; the engine's one is also a
+    settlement's): its score events, per-team dicts and last trick are fresh."""
+    out = dict(d)
+    out["events"] = [_event_copy(e) for e in d["events"]]
+    out["end"] = {t: dict(p) for t, p in d["end"].items()}
+    out["resti"], out["piles"] = dict(d["resti"]), dict(d["piles"])
+    lt = d["last_trick"]
+    if lt is not None:
+        out["last_trick"] = {"leader": lt["leader"], "plays": [[s, c] for s, c in lt["plays"]], "winner": lt["winner"]}
+    return out
+
+
 def combo_points_sum(cards: list[str]) -> int:
     return sum(combo_points(c) for c in cards)
 
@@ -662,7 +701,7 @@ class MinchiateGame(CardIdMoves):
             "discards_pending": pending_disc,
             "discard_counts": {str(s): len(v) for s, v in self._disc.items()},
             "declare_done": [c is not None for c in self._choice] if ph == "declare" else [],
-            "declared": [list(d) for d in self._declared],
+            "declared": [[_combo_copy(c) for c in d] for d in self._declared],
             "fola": list(self._fola) if self._fola is not None else None,
             "fola_size": len(self._fola)
             if self._fola is not None
@@ -681,10 +720,10 @@ class MinchiateGame(CardIdMoves):
             "diff": self._diff,
             "points": list(self._event_points),
             "resti": list(self._resti),
-            "score_events": list(self._score_events),
+            "score_events": [_event_copy(e) for e in self._score_events],
             "totals": list(self._totals),
-            "last_deal": self._last_deal,
-            "events": self._events[-VIEW_EVENTS:],
+            "last_deal": _deal_copy(self._last_deal) if self._last_deal is not None else None,
+            "events": [_event_copy(e) for e in self._events[-VIEW_EVENTS:]],
             "options": dict(self.options),
         }
 
@@ -697,8 +736,9 @@ class MinchiateGame(CardIdMoves):
             v["my_discards"] = list(self._disc[seat])
         if self._fola is None and seat == self._dealer and self._phase != "cut":
             v["fola_seen"] = list(self._fola_rest)  # the dealer looked through the Fola (§3.6)
-        v["combos"] = [dict(c) for c in self._combos[seat]]
-        v["my_choice"] = self._choice[seat]
+        v["combos"] = [_combo_copy(c) for c in self._combos[seat]]
+        choice = self._choice[seat]
+        v["my_choice"] = list(choice) if choice is not None else None  # (the engine's list: _resolve reads it)
         v["prompt"] = self._prompt(seat)
         return v
 
