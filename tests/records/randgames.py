@@ -110,9 +110,16 @@ class Played:
 
 
 def play_random(
-    game_id: str, seed: int, *, views: bool = True, collect_legal: bool = False, max_actions: int = 2000
+    game_id: str,
+    seed: int,
+    *,
+    views: bool = True,
+    publics: bool = True,
+    collect_legal: bool = False,
+    max_actions: int = 2000,
 ) -> Played:
-    """Play one random game to its end (or ``max_actions``), keeping the states after every step."""
+    """Play one random game to its end (or ``max_actions``), keeping the states after every step (the public
+    views unless ``publics`` is false, every seat's views too with ``views``)."""
     rng = random.Random(seed)
     n = num_seats(game_id, rng)
     opts = random_options(game_id, rng, n)
@@ -126,7 +133,8 @@ def play_random(
         seat, action = choose(game, rng)
         game.apply(seat, action)
         p.log.append((seat, action))
-        p.publics.append(game.public_view())
+        if publics:
+            p.publics.append(game.public_view())
         if views:
             p.views.append(tuple(game.view(s) for s in range(n)))
     p.settlements = game.settlements()
