@@ -39,6 +39,20 @@ from .seats import Direction
 
 Action = dict[str, Any]
 View = dict[str, Any]
+
+
+def copy_with_lists(record: Mapping[str, Any], list_keys: Iterable[str]) -> dict[str, Any]:
+    """A copy of an engine's stored record (an event, a summary) for a view: a new dict whose values under
+    ``list_keys`` (where present and not ``None``) are new lists; the other values must be scalars. The engines
+    name the keys rather than test every value's type: it is twice as fast, and a view copies dozens of records."""
+    out = dict(record)
+    for k in list_keys:
+        v = record.get(k)
+        if v is not None:
+            out[k] = list(v)
+    return out
+
+
 #: a compact action of the simulation interface: a card id, a small tuple, or a display action
 Move = Any
 

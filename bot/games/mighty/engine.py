@@ -34,7 +34,7 @@ from typing import Any, ClassVar, NamedTuple, Self
 
 from bot.engine.cards import FRENCH_52_JOKER, JOKER
 from bot.engine.errors import IllegalAction
-from bot.engine.protocol import HINTS, Action, Game, GameResult, Move, OptionSpec, Settlement, View
+from bot.engine.protocol import HINTS, Action, Game, GameResult, Move, OptionSpec, Settlement, View, copy_with_lists
 from bot.engine.rng import make_rng, shuffled
 from bot.engine.sampling import deal_constrained
 from bot.engine.seats import Direction
@@ -199,14 +199,8 @@ def payments(declarer: int, friend: int | None, score: int, made: bool) -> list[
 
 def _event_copy(ev: dict[str, Any]) -> dict[str, Any]:
     """A copy of an event as ``_event`` stores it: scalars and flat lists under ``cards`` (``None`` for a face-down
-    kitty) and ``payments`` (named keys: twice as fast as a test of every value's type)."""
-    out = dict(ev)
-    cards = ev.get("cards")
-    if cards is not None:
-        out["cards"] = list(cards)
-    if "payments" in ev:
-        out["payments"] = list(ev["payments"])
-    return out
+    kitty) and ``payments``."""
+    return copy_with_lists(ev, ("cards", "payments"))
 
 
 def _trick_copy(t: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Self
 
 from bot.engine.cards import MATTO, MINCHIATE_97
 from bot.engine.errors import IllegalAction
-from bot.engine.protocol import HINTS, Action, CardIdMoves, GameResult, OptionSpec, Settlement, View
+from bot.engine.protocol import HINTS, Action, CardIdMoves, GameResult, OptionSpec, Settlement, View, copy_with_lists
 from bot.engine.rng import make_rng, shuffled
 from bot.engine.sampling import deal_constrained
 from bot.engine.seats import Direction
@@ -70,12 +70,8 @@ _EVENT_LISTS = ("cards", "robbed", "resti")
 
 def _event_copy(ev: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of an event as ``_push`` stores it, or of a ``_score_events`` entry: its flat lists, and the nested
-    shapes some kinds carry (declared combinations, a trick's plays, the end-of-deal parts per team). Named keys,
-    not a test of every value's type: twice as fast, and a view copies a few dozen of them."""
-    out = dict(ev)
-    for k in _EVENT_LISTS:
-        if k in ev:
-            out[k] = list(ev[k])
+    shapes some kinds carry (declared combinations, a trick's plays, the end-of-deal parts per team)."""
+    out = copy_with_lists(ev, _EVENT_LISTS)
     if "combos" in ev:
         out["combos"] = [_combo_copy(c) for c in ev["combos"]]
     if "plays" in ev:

@@ -58,7 +58,7 @@ def sort_hand(cards: list[str]) -> list[str]:
 
 # Views copy the engine's tricks, rounds and events with one function per shape (the shapes are fixed where they
 # are stored) rather than a generic deep copy: a view copies every trick of the round, and a call per card made
-# copying most of a view's cost (a record's replay builds one per action). tests/games/test_views_alias.py
+# copying most of a view's cost (a record's replay builds one per action). tests/games/test_views_isolated.py
 # mutates every container of every view and fails if any of them is the engine's own.
 
 
