@@ -134,3 +134,32 @@ def test_views_share_no_container_with_the_engine(game_id: str) -> None:
             game.apply(*choose(game, rng))
     assert kinds >= KINDS[game_id], kinds
     assert hands_ended >= HANDS[game_id]
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_settlements_share_no_container_with_the_engine(game_id: str) -> None:
+    """A caller changing every list and dict of a settlement's summary (the ledger and the records read them)
+    changes none of the engine's views, and the game plays on."""
+    vandalized = 0
+    for n, options, seed, choice_seed in GAMES[game_id]:
+        game = _games.engine_class(game_id)(n, options, seed)  # type: ignore[call-arg]
+        rng = random.Random(choice_seed)
+        done = 0
+        while True:
+            settled = game.settlements()
+            if len(settled) > done:
+                before = json.dumps(_views(game))
+                for s in settled[done:]:
+                    _vandalize(s.summary)  # type: ignore[arg-type]
+                    vandalized += 1
+                done = len(settled)
+                after = json.dumps(_views(game))
+                if after != before:
+                    pytest.fail(
+                        f"{game_id} (seed {seed}): a settlement shares "
+                        f"{_where(json.loads(before), json.loads(after))} with the engine"
+                    )
+            if game.is_over:
+                break
+            game.apply(*choose(game, rng))
+    assert vandalized >= HANDS[game_id]

@@ -640,7 +640,7 @@ class MediatoreGame(Game):
             "stake_unit": self._stake,
             "payments": amounts,
         }
-        self._settlements.append(Settlement(len(self._settlements), {"stake": tuple(amounts)}, summary))
+        self._settlements.append(Settlement(len(self._settlements), {"stake": tuple(amounts)}, _hand_copy(summary)))
         self._last_hand = summary
         self._event(
             {

@@ -780,7 +780,7 @@ class MightyGame(Game):
             "auction": [dict(a) for a in self._auction],
             "tricks": [dict(t) for t in self._history],
         }
-        self._settlements.append(Settlement(len(self._settlements), {"stake": tuple(pay)}, summary))
+        self._settlements.append(Settlement(len(self._settlements), {"stake": tuple(pay)}, _hand_copy(summary)))
         self._last_hand = summary
         self._event(
             {

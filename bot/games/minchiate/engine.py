@@ -391,7 +391,7 @@ class MinchiateGame(CardIdMoves):
             "piles": {"A": len(self._piles[0]), "B": len(self._piles[1])},
             "last_trick": self._last_trick.to_json() if self._last_trick else None,
         }
-        self._settlements.append(Settlement(len(self._settlements), amounts, summary))
+        self._settlements.append(Settlement(len(self._settlements), amounts, _deal_copy(summary)))
         for s in range(4):
             self._totals[s] += per_seat[s]
         self._last_deal = summary
