@@ -145,6 +145,10 @@ class Budget:
 # -- what a game tells the search ---------------------------------------------------------------------------
 
 
+#: at most this many candidates for a combinatorial declaration (discards, monte exchange, called card)
+COMBO_CANDIDATES = 4
+
+
 class GameSearch:
     """A game's adapter for the strong level. Subclasses (one per game, in the game's package) override what
     differs; the defaults suit a game scored by the hand's stake with heuristic rollouts."""
@@ -153,6 +157,8 @@ class GameSearch:
     budget: Budget
     #: the combinatorial declarations this game can simulate (the budget's ``declare_kinds`` switches them on)
     declare_kinds: tuple[str, ...] = ()
+    #: at most this many declaration candidates are simulated, the heuristic's own included
+    max_candidates: int = COMBO_CANDIDATES
 
     def search_spec(self, base: Agent, budget: Budget) -> SearchSpec:
         return SearchSpec(reward=stake_reward, policy=default_policy(base, budget))
@@ -165,6 +171,27 @@ class GameSearch:
     def declare_samples(self, game: Game, seat: int, samples: int) -> int:
         """Sampled deals per declaration candidate (a game may cap it where playouts are long)."""
         return samples
+
+    def declaration_plan(
+        self, game: Game, seat: int, candidates: list[Action], base: Agent, spec: SearchSpec, budget: Budget
+    ) -> DeclarationPlan:
+        """How ``candidates`` are weighed: by default the heuristic plays every seat, the card play's reward
+        scores, and the budget sets the samples and the margin."""
+        return DeclarationPlan(self.declare_samples(game, seat, budget.declare_samples), base, spec, budget.margin)
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationPlan:
+    """How the candidates of one declaration are weighed (:func:`simulate_choice`)."""
+
+    #: sampled deals per candidate (0: take the heuristic's choice)
+    samples: int
+    #: plays every seat in the playouts
+    agent: Agent
+    #: its sampler and reward
+    spec: SearchSpec
+    #: the heuristic's choice is replaced only by a candidate whose mean reward is higher by this much
+    margin: float
 
 
 def default_policy(base: Agent, budget: Budget) -> Any:
@@ -185,10 +212,6 @@ def auction_candidates(actions: list[Action], base_choice: Action, *, cheapest_b
 
 
 # -- declarations by simulation ----------------------------------------------------------------------------
-
-
-#: at most this many candidates for a combinatorial declaration (discards, monte exchange, called card)
-COMBO_CANDIDATES = 4
 
 
 def lowest_combos(ranked: list[str], k: int, pool: int, value: Any) -> list[list[str]]:
@@ -213,7 +236,7 @@ def declaration_candidates(
     for a in out:
         if a not in unique and _same_declaration(a, unique):
             unique.append(a)
-    return unique[: max(2, COMBO_CANDIDATES)] if len(unique) > 1 else []
+    return unique[: max(2, search.max_candidates)] if len(unique) > 1 else []
 
 
 def _same_declaration(a: Action, seen: list[Action]) -> bool:
@@ -404,13 +427,14 @@ class StrongAgent:
                 return best
             return ismcts(game, seat, rng, self.spec, self.budget.play).action
         base_choice = self.base.choose(game, seat, rng)
-        samples = self.budget.declare_samples
-        samples = self.search.declare_samples(game, seat, samples)
-        if samples <= 0:
+        if self.budget.declare_samples <= 0:
             return base_choice
         view = game.view(seat) if base_choice["type"] in self.budget.declare_kinds else None
         cands = declaration_candidates(self.search, actions, base_choice, view)
         if not cands:
             return base_choice
-        best, _ = simulate_choice(game, seat, rng, cands, self.spec, self.base, samples, self.budget.margin)
+        plan = self.search.declaration_plan(game, seat, cands, self.base, self.spec, self.budget)
+        if plan.samples <= 0:
+            return base_choice
+        best, _ = simulate_choice(game, seat, rng, cands, plan.spec, plan.agent, plan.samples, plan.margin)
         return best

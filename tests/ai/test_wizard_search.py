@@ -1,6 +1,7 @@
 """Wizard's strong level: its deal sampling never contradicts the seat's view, depends only on what the seat can
 see, is reproducible under a seed, and leans towards hands that explain the bids made; its trick-aware rollout
-follows its rule and plays legal cards."""
+follows its rule and plays legal cards; its bids are weighed by playouts that play legal moves, the searching seat
+as the rollouts do and the others as the heuristic does."""
 
 from __future__ import annotations
 
@@ -12,7 +13,15 @@ from bot.engine.sampling import deal_constrained
 from bot.games.registry import make_agent
 from bot.games.wizard.ai import _voids
 from bot.games.wizard.engine import SUIT, SUIT_BIT, WIZ_SET, WizardGame, _deal_fast, _set_hands_for_test
-from bot.games.wizard.search import BidInference, rollout_policy, sim_rollout_policy, trick_aware_card
+from bot.games.wizard.search import (
+    SEARCH,
+    BidInference,
+    BidPlayout,
+    rollout_policy,
+    sim_rollout_policy,
+    strong_agent,
+    trick_aware_card,
+)
 
 
 def _position(seed: int) -> tuple[WizardGame, int]:
@@ -192,3 +201,99 @@ def test_rollout_policies_return_legal_moves_and_agree() -> None:
             assert m == a["card"]
         checked += 1
     assert checked > 20
+
+
+def _bid_position(seed: int) -> tuple[WizardGame, int]:
+    """A random position where a seat is to bid (random options and earlier bids)."""
+    rng = random.Random(seed)
+    n = rng.randint(3, 6)
+    size = rng.randint(1, 60 // n)
+    options = {"rounds": str(size), "bid_mode": rng.choice(["open", "simultaneous", "secret"])}
+    if options["bid_mode"] == "open" and rng.random() < 0.4:
+        options["bid_restriction"] = True
+    game = WizardGame(n, options, seed)
+    normal = make_agent("wizard", "normal")
+    stop = rng.randrange(n)
+    while True:
+        seat = game.to_move()[0]
+        acts = [a for a in game.legal_actions(seat) if a["type"] != "undo"]
+        if acts[0]["type"] == "bid":
+            if stop == 0:
+                return game, seat
+            stop -= 1
+        game.apply(seat, normal.choose(game, seat, rng))
+
+
+def test_bid_playouts_play_legal_moves_the_searching_seat_as_the_rollouts_the_others_as_the_heuristic() -> None:
+    """From many random bidding positions, each candidate bid played out on a sampled deal to the end of the
+    round: every move is legal, the searching seat's cards are the trick-aware rollout's (same random draws), the
+    other seats' cards the heuristic's, and a later seat's bid the legal bid nearest its estimate."""
+    normal = make_agent("wizard", "normal")
+    seats_checked = collections.Counter[str]()
+    for seed in range(60):
+        game, seat = _bid_position(seed)
+        playout = BidPlayout(game, seat, normal)
+        rng = random.Random(seed)
+        state = game.determinize(seat, rng)
+        state.apply(seat, rng.choice([a for a in state.legal_actions(seat) if a["type"] == "bid"]))
+        while not state.is_over:
+            mover = state.to_move()[0]
+            moves = state.sim_legal(mover)
+            k = rng.getrandbits(32)
+            move = playout.sim_choose(state, mover, random.Random(k))
+            assert move in moves
+            if len(moves) > 1 and type(move) is str:
+                expect = (
+                    sim_rollout_policy(state, mover, moves, random.Random(k))
+                    if mover == seat
+                    else normal.sim_choose(state, mover, random.Random(k))  # type: ignore[attr-defined]
+                )
+                assert move == expect
+                seats_checked["self" if mover == seat else "other"] += 1
+            elif len(moves) > 1:
+                target = playout.bid_estimate(state, mover)
+                assert all(abs(move["n"] - target) <= abs(m["n"] - target) for m in moves)
+                seats_checked["bid"] += 1
+            state.sim_apply(mover, move)
+    assert min(seats_checked.values()) > 30, seats_checked
+
+
+def test_bid_estimate_reads_the_hand() -> None:
+    """Four Wizards in a 4-card round are worth about four tricks; four Jesters none; the estimate uses the
+    seat's sampled hand, not the searching seat's."""
+    game = WizardGame(4, {"rounds": "4", "first_dealer": 0}, 5)
+    _set_hands_for_test(
+        game,
+        [
+            ["2H", "3H", "4D", "5D"],
+            ["WIZ1", "WIZ2", "WIZ3", "WIZ4"],
+            ["JES1", "JES2", "JES3", "JES4"],
+            ["2C", "3C", "4C", "5C"],
+        ],
+    )
+    playout = BidPlayout(game, 0, make_agent("wizard", "normal"))
+    state = game.clone(for_search=True)
+    assert playout.bid_estimate(state, 1) > 3.3
+    assert playout.bid_estimate(state, 2) == 0.0
+
+
+def test_bid_candidates_are_the_heuristics_bid_and_those_up_to_two_away() -> None:
+    game = WizardGame(4, {"rounds": "6"}, 3)
+    seat = game.to_move()[0]
+    actions = [a for a in game.legal_actions(seat) if a["type"] == "bid"]
+    cands = SEARCH.candidates(actions, {"type": "bid", "n": 1}, None)
+    assert [a["n"] for a in cands] == [0, 2, 3]
+    cands = SEARCH.candidates(actions, {"type": "bid", "n": 4}, None)
+    assert [a["n"] for a in cands] == [3, 5, 2, 6]
+
+
+def test_strong_bids_are_reproducible_and_legal() -> None:
+    """The strong level's bid is a pure function of the position and the seed."""
+    agent = strong_agent()
+    for seed in range(3):
+        game, seat = _bid_position(100 + seed)
+        legal = [a for a in game.legal_actions(seat) if a["type"] == "bid"]
+        a = agent.choose(game.clone(), seat, random.Random(seed))
+        b = agent.choose(game.clone(), seat, random.Random(seed))
+        assert a == b
+        assert a in legal

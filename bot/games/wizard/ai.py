@@ -21,6 +21,7 @@ easy: bids Wizards + Aces, plays its highest card while short of the bid and its
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from typing import Any
 
 from bot.engine.cards import WIZARD_60, WIZARD_SUITS
@@ -85,6 +86,15 @@ class _Ctx:
         if view.get("foreheads"):
             known.update(c for c in view["foreheads"] if c)
         self.unseen = [c for c in WIZARD_60 if c not in known]
+        # unseen ranks per suit ("" for Wizards and Jesters), sorted: the play heuristic asks "how many unseen
+        # cards of this suit are higher" for every legal card, and a count over the unseen list each time cost
+        # most of a decision
+        ranks: dict[str, list[int]] = {}
+        for c in self.unseen:
+            ranks.setdefault(SUIT[c], []).append(RANK[c])
+        for rs in ranks.values():
+            rs.sort()
+        self._ranks = ranks
         counts = view["hand_counts"]
         self.opp_cards = sum(counts[s] for s in range(self.n) if s != self.seat)
         u = max(1, len(self.unseen))
@@ -95,11 +105,12 @@ class _Ctx:
         self.counts = counts
 
     def higher_unseen(self, card: str) -> int:
-        s, r = SUIT[card], RANK[card]
-        return sum(1 for c in self.unseen if SUIT[c] == s and RANK[c] > r)
+        rs = self._ranks.get(SUIT[card])
+        return len(rs) - bisect_right(rs, RANK[card]) if rs else 0
 
     def suit_unseen(self, suit: str) -> int:
-        return sum(1 for c in self.unseen if SUIT[c] == suit)
+        rs = self._ranks.get(suit)
+        return len(rs) if rs else 0
 
     # -- bidding strength ------------------------------------------------------------------------------
     def card_value(self, card: str, leader: bool) -> float:
