@@ -79,7 +79,13 @@ def hint(game: Game, seat: int, strong: Agent, seed: int, samples: int = SAMPLES
         return Hint(action, 0, 0)
     alternative = strong.base.choose(world.clone(), seat, rng)
     candidates = [action] if alternative == action else [action, alternative]
-    good = _outcomes(world, seat, rng, candidates, strong.spec, strong.base, samples)
+    spec, agent = strong.spec, strong.base
+    if action.get("type") != "play":
+        # a declaration is measured by the playouts that chose it (Wizard: the bidder steering its tricks as the
+        # strong level does), else a suggested bid could fare worse in the hint than the heuristic's
+        plan = strong.search.declaration_plan(world, seat, candidates, strong.base, strong.spec, strong.budget)
+        spec, agent = plan.spec, plan.agent
+    good = _outcomes(world, seat, rng, candidates, spec, agent, samples)
     if len(candidates) == 1:
         return Hint(action, good[0], samples)
     return Hint(action, good[0], samples, alternative, good[1])

@@ -4,7 +4,7 @@ Game-agnostic: what differs per game (rewards, rollout policy, budgets, the decl
 comes from the game's :class:`GameSearch` adapter in its own package (``bot/games/<id>/search.py``), which
 reads only the engine's public API. Card play, per game (each adapter's ``budget``):
 
-* Wizard: ISMCTS (:func:`~bot.ai.ismcts.ismcts`) with cheap "take tricks while short of the bid" rollouts;
+* Wizard: ISMCTS (:func:`~bot.ai.ismcts.ismcts`) with cheap trick-aware rollouts;
 * Mediatore, Mighty, Minchiate: every legal card is played out on the same sampled deals (common random
   numbers) by the heuristic ``normal`` agent at every seat, and the best mean wins ("flat" mode: a one-step
   policy improvement of the heuristic). ISMCTS with heuristic rollouts works for them too (``play_mode``),
@@ -16,7 +16,9 @@ reads only the engine's public API. Card play, per game (each adapter's ``budget
   points/deal over 16 duplicate deals against whole-deal playouts.)
 
 Declarations are pruned to a few candidates by the heuristic agent, its own choice first, then simulated
-over sampled deals (:func:`simulate_choice`): Wizard bid (heuristic +-1) and trump after a turned Wizard;
+over sampled deals (:func:`simulate_choice`, each game's :meth:`GameSearch.declaration_plan` saying who plays
+the playouts and what scores them): Wizard bid (heuristic +-2, by its chance of being hit) and trump after a
+turned Wizard;
 Mediatore auction (the heuristic's call or pass / the cheapest contract); Mighty auction (a veto: bid or
 pass). Combinatorial declarations (``Budget.declare_kinds``) are first pruned by the heuristic's own hand
 evaluator (its keep values) to at most :data:`COMBO_CANDIDATES`: Mighty 3 discards out of 13 (sets drawn

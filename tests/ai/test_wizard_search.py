@@ -17,6 +17,7 @@ from bot.games.wizard.search import (
     SEARCH,
     BidInference,
     BidPlayout,
+    hit_reward,
     rollout_policy,
     sim_rollout_policy,
     strong_agent,
@@ -297,3 +298,18 @@ def test_strong_bids_are_reproducible_and_legal() -> None:
         b = agent.choose(game.clone(), seat, random.Random(seed))
         assert a == b
         assert a in legal
+
+
+def test_hit_reward_is_one_for_the_seats_that_took_their_bid() -> None:
+    normal = make_agent("wizard", "normal")
+    for seed in range(20):
+        game = WizardGame(4, {"rounds": [1 + seed % 5, 6]}, seed)
+        root = game.clone()
+        rng = random.Random(seed)
+        while game.view(0)["round_log"] == []:
+            seat = game.to_move()[0]
+            game.apply(seat, normal.choose(game, seat, rng))
+        last = game.view(0)["round_log"][-1]
+        assert hit_reward(root, game) == [
+            1.0 if b == t else 0.0 for b, t in zip(last["bids"], last["tricks"], strict=True)
+        ]
