@@ -136,6 +136,30 @@ def bid_time_values(n: int, r: int, trump: str | None, indicator: str | None, le
     return {c: ctx._value(c, ctx.higher_unseen(c), length, leader) for c in WIZARD_60 if c != indicator}
 
 
+class BidYardstick:
+    """The ``normal`` heuristic's bid by its bid-time yardstick (:func:`bid_time_values`) in one round: the hand's
+    card values summed plus, in long rounds, its share of the tricks the table's values leave unclaimed, as
+    ``estimate_tricks`` reckons - a sum instead of a whole view, for the many hands a search reads."""
+
+    def __init__(self, n: int, r: int, indicator: str | None) -> None:
+        self.n, self.r, self.indicator = n, r, indicator
+        self.f = min(1.0, (n - 1) * r / max(1, 59 - r))
+        self.share = SHARE * min(1.0, max(0.0, (r - SHARE_FROM) / SHARE_RAMP))
+        self._tables: dict[tuple[str | None, bool], tuple[dict[str, float], float]] = {}
+
+    def values(self, trump: str | None, leader: bool) -> tuple[dict[str, float], float]:
+        """Every card's value under ``trump`` (for the first trick's leader or not) and their sum."""
+        key = (trump, leader)
+        if key not in self._tables:
+            vals = bid_time_values(self.n, self.r, trump, self.indicator, leader)
+            self._tables[key] = vals, sum(vals.values())
+        return self._tables[key]
+
+    def bid(self, est: float, total: float) -> float:
+        """The bid for a hand worth ``est`` when all the cards are worth ``total``."""
+        return max(0.0, est + self.share * (self.r - est - self.f * (total - est)) / self.n - BIAS)
+
+
 class BidInference:
     """Deals weighted by the bids made: a seat that bid 3 of 3 more likely holds Wizards than one that bid 0.
 
@@ -162,12 +186,9 @@ class BidInference:
         if self.tries <= 1 or view["hand_hidden"] or not opps:
             return uniform
         first_leader = (root.view(seat)["dealer"] + 1) % n if r <= 2 else -1
-        tables = {
-            lead: bid_time_values(n, r, view["trump"], view["indicator"], lead) for lead in {False, first_leader >= 0}
-        }
-        total_v = sum(tables[False].values())
-        f = min(1.0, (n - 1) * r / max(1, 59 - r))
-        share = SHARE * min(1.0, max(0.0, (r - SHARE_FROM) / SHARE_RAMP))
+        yard = BidYardstick(n, r, view["indicator"])
+        tables = {lead: yard.values(view["trump"], lead)[0] for lead in {False, first_leader >= 0}}
+        total_v = yard.values(view["trump"], False)[1]
         played: dict[int, list[str]] = {s: [] for s in opps}
         for t in view["round_tricks"]:
             for s, c in t["plays"]:
@@ -184,7 +205,7 @@ class BidInference:
             for s in opps:
                 vals = tables[s == first_leader]
                 est = sum(vals.get(c, 0.0) for c in state.search_hand(s)) + sum(vals.get(c, 0.0) for c in played[s])
-                e = max(0.0, est + share * (r - est - f * (total_v - est)) / n - BIAS)
+                e = yard.bid(est, total_v)
                 lw -= (bids[s] - e) ** 2 * inv  # type: ignore[operator]
             return lw
 
@@ -213,34 +234,21 @@ class BidPlayout:
       policy at those seats too, the chosen bids hit 80.8% and scored +25.8 points per round on the tuning table
       of ``bench/wizard_bids.py`` (seed 11), against 82.8% and +27.8 with the heuristic there;
     * a seat still to bid after the searching one bids its hand's worth by the heuristic's yardstick
-      (:func:`bid_time_values`, as :class:`BidInference` reads the bids), a sum instead of a whole view per
-      bid, so that a bid affords 17 to 128 sampled deals per candidate."""
+      (:class:`BidYardstick`, as :class:`BidInference` reads the bids), a sum instead of a whole view per bid,
+      so that a bid affords 17 to 128 sampled deals per candidate."""
 
     def __init__(self, root: WizardGame, seat: int, base: Agent) -> None:
         view = root.view(seat)
         self.seat = seat
         self.base = base
-        self.n, self.r = view["num_seats"], view["hand_size"]
-        self.indicator = view["indicator"]
-        self.first_leader = (view["dealer"] + 1) % self.n
-        n, r = self.n, self.r
-        self.f = min(1.0, (n - 1) * r / max(1, 59 - r))
-        self.share = SHARE * min(1.0, max(0.0, (r - SHARE_FROM) / SHARE_RAMP))
-        self._tables: dict[tuple[str | None, bool], tuple[dict[str, float], float]] = {}
-
-    def _table(self, trump: str | None, leader: bool) -> tuple[dict[str, float], float]:
-        key = (trump, leader)
-        if key not in self._tables:
-            vals = bid_time_values(self.n, self.r, trump, self.indicator, leader)
-            self._tables[key] = vals, sum(vals.values())
-        return self._tables[key]
+        self.r = view["hand_size"]
+        self.first_leader = (view["dealer"] + 1) % view["num_seats"]
+        self.yard = BidYardstick(view["num_seats"], self.r, view["indicator"])
 
     def bid_estimate(self, state: WizardGame, seat: int) -> float:
         """The heuristic's trick estimate for ``seat``'s sampled hand, by the bid-time yardstick."""
-        r = self.r
-        vals, total = self._table(state.trump_suit, seat == self.first_leader and r <= 2)
-        est = sum(vals.get(c, 0.0) for c in state.search_hand(seat))
-        return max(0.0, est + self.share * (r - est - self.f * (total - est)) / self.n - BIAS)
+        vals, total = self.yard.values(state.trump_suit, seat == self.first_leader and self.r <= 2)
+        return self.yard.bid(sum(vals.get(c, 0.0) for c in state.search_hand(seat)), total)
 
     def sim_choose(self, game: Game, seat: int, rng: random.Random) -> Move:
         assert isinstance(game, WizardGame)
