@@ -143,39 +143,30 @@ def screen(args: argparse.Namespace) -> None:
         bids = list(pool.map(screen_position, rows, [bidders] * len(rows), [opponents] * len(rows)))
     print(f"{len(rows)} positions (table {args.table}: {rows[0]['player']} plays A's cards, 3 {opponents})")
     print(f"{'':>10s} {'hits [95% CI]':>24s} {'points/round':>14s} {'off table':>9s}")
-    scores: list[list[float]] = []
+
+    def hit(i: int, k: int) -> bool:
+        return bids[i][k] == rows[i]["tricks"].get(str(bids[i][k]))
+
+    scores: list[list[float]] = []  # per bidder, per position: points (nan: the bid is not in the table)
     for k, name in enumerate(bidders):
-        hits, pts, off = 0, [], 0
-        for r, bs in zip(rows, bids, strict=True):
-            t = r["tricks"].get(str(bs[k]))
-            if t is None:
-                off += 1
-                pts.append(float("nan"))
-                continue
-            hits += bs[k] == t
-            pts.append(_points(bs[k], t))
+        pts = [
+            _points(bs[k], r["tricks"][str(bs[k])]) if str(bs[k]) in r["tricks"] else float("nan")
+            for r, bs in zip(rows, bids, strict=True)
+        ]
         scores.append(pts)
-        p, lo, hi = wilson(hits, len(rows) - off)
+        off = sum(x != x for x in pts)
+        p, lo, hi = wilson(sum(hit(i, k) for i in range(len(rows))), len(rows) - off)
         m = statistics.fmean(x for x in pts if x == x)
         print(f"{name[-10:]:>10s}   {100 * p:5.1f}% [{100 * lo:5.1f}, {100 * hi:5.1f}]   {m:+8.2f}   {off:9d}")
     differ = [i for i, bs in enumerate(bids) if bs[0] != bs[1]]
-    pairs = [scores[1][i] - scores[0][i] for i in range(len(rows)) if scores[0][i] == scores[0][i]]
-    pairs = [x for x in pairs if x == x]
-    m, h = mean_ci(pairs)
-    hit_d = [
-        (bids[i][1] == rows[i]["tricks"].get(str(bids[i][1]))) - (bids[i][0] == rows[i]["tricks"].get(str(bids[i][0])))
-        for i in differ
-    ]
-    print(
-        f"bids differ in {len(differ)} positions; hits gained there {sum(hit_d):+d}; paired points {m:+.2f} ± {h:.2f}"
-    )
+    m, h = mean_ci([d for d in (b - a for a, b in zip(*scores, strict=True)) if d == d])
+    gained = sum(hit(i, 1) - hit(i, 0) for i in differ)
+    print(f"bids differ in {len(differ)} positions; hits gained there {gained:+d}; paired points {m:+.2f} ± {h:.2f}")
     sizes = sorted({r["size"] for r in rows})
     line = []
     for s in sizes:
         idx = [i for i, r in enumerate(rows) if r["size"] == s]
-        h0 = sum(bids[i][0] == rows[i]["tricks"].get(str(bids[i][0])) for i in idx)
-        h1 = sum(bids[i][1] == rows[i]["tricks"].get(str(bids[i][1])) for i in idx)
-        line.append(f"{s}:{h0}/{h1}")
+        line.append(f"{s}:{sum(hit(i, 0) for i in idx)}/{sum(hit(i, 1) for i in idx)}")
     print("hits per size (against/bidder of", len(rows) // len(sizes), "):", " ".join(line))
 
 
