@@ -108,6 +108,8 @@ class DiscordFrontend:
         self._confirming: dict[int, asyncio.Task[None]] = {}
         #: message key -> the nonce of its create while that create is being retried (see _create)
         self._nonces: dict[tuple[Any, ...], str] = {}
+        #: private message key -> the answers to clicks under way for it (see :meth:`_answer`)
+        self._answers: dict[tuple[Any, ...], set[asyncio.Future[None]]] = {}
 
     def start(self) -> None:
         """Show the service's tables from now on."""
@@ -379,7 +381,14 @@ class DiscordFrontend:
             keys: list[Any] = [("table", t.id)]
             for seat in range(len(t.seats)):
                 keys += [("dm", t.id, seat), ("eph", t.id, seat)]
-            await self.outbox.settle(keys)
+            while True:
+                await self.outbox.settle(keys)
+                # an answer to a click still under way may land after the final edit (its retry after a 503): its
+                # follow-up edit, scheduled before it ends, brings the message back to the end (see answer_click)
+                answers = [f for k in keys for f in self._answers.get(k, ())]
+                if not answers:
+                    break
+                await asyncio.wait(answers)
             row = await self.service.outbox.get(owed_key(t.id, "render"))
             if row is None or row.state != "pending":
                 return
@@ -642,12 +651,34 @@ class DiscordFrontend:
         self._rendered.pop(("dm", t.id, seat) if in_dm else ("eph", t.id, seat), None)
         self._schedule_private(t, seat)
 
+    @contextlib.contextmanager
+    def _answer(self, key: tuple[Any, ...]) -> Iterator[None]:
+        """While a click's answer to the private message ``key`` is under way. A deferred answer is an edit that
+        discord.py sends again after a 503, so it can land after an edit the Outbox sent meanwhile; the final
+        renders of a table are confirmed only once no answer is under way (see :meth:`_confirm`)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._answers.setdefault(key, set()).add(done)
+        try:
+            yield
+        finally:
+            answers = self._answers.get(key, set())
+            answers.discard(done)
+            if not answers:
+                self._answers.pop(key, None)
+            done.set_result(None)
+
     async def answer_click(self, interaction: discord.Interaction[Any], t: Table, seat: int) -> None:
         """Answer a carried-out click by updating the very message clicked: one request acknowledges and re-renders
         (and carries the new hand picture, when it changed)."""
+        key = ("dm", t.id, seat) if interaction.guild_id is None else ("eph", t.id, seat)
+        with self._answer(key):
+            await self._answer_click(interaction, t, seat, key)
+
+    async def _answer_click(
+        self, interaction: discord.Interaction[Any], t: Table, seat: int, key: tuple[Any, ...]
+    ) -> None:
         uid = interaction.user.id
         in_dm = interaction.guild_id is None
-        key = ("dm", t.id, seat) if in_dm else ("eph", t.id, seat)
         self._learn(key, interaction.message)
         built_at, edits_before = t.version, self._edits.get(key, 0)
         # what the response shows (its screen is drawn before _private first awaits): the edits that follow compare
@@ -686,6 +717,12 @@ class DiscordFrontend:
         """The seat's hand as the answer to ``interaction``, seen by its player only (kept up to date for 14 minutes:
         the fallback of a player whose DMs are closed)."""
         key = ("eph", t.id, seat)
+        with self._answer(key):
+            await self._show_hand(interaction, t, seat, key)
+
+    async def _show_hand(
+        self, interaction: discord.Interaction[Any], t: Table, seat: int, key: tuple[Any, ...]
+    ) -> None:
         self._v2.pop(key, None)  # a new message: its form is chosen afresh
         self._attached.pop(key, None)
         msg, picture = await self._private(t, seat, key)

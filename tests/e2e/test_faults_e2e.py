@@ -18,7 +18,7 @@ from fakediscord import FakeDiscord
 from fakediscord import state as st
 from fakediscord.users import FakeUser, InteractionHandle
 
-from .driver import game_over
+from .driver import Player, action_components, game_over, quiesce, start_bot, stop_bot
 from .seeded import FAST_EDITS, Shown, StatePlayer, all_sent, finished, seeded_bot, shown
 
 SHARE, AFTER = 0.07, 0.03  # 10 % of the bot's writes fail: 7 % before Discord does anything, 3 % after
@@ -153,3 +153,60 @@ async def test_whole_games_through_503s_and_gateway_drops(fake_discord: FakeDisc
         f"\n{stats['clicks']} clicks, {faults.injected} faults ({len([p for p in paths if p.endswith('/callback')])}"
         f" on callbacks), {stats['drops']} gateway drops, {len(stats['again'])} clicks made again"
     )
+
+
+async def test_the_end_is_confirmed_only_after_a_late_answer_is_put_right(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A click's answer that is a deferred edit (drawing took long: the click was acknowledged first) and whose first
+    try gets a 503 is sent again by discord.py a second later: after the end of the game reached the same DM. The
+    answer puts the old hand back and its follow-up edit puts the end back again; the table's final renders are
+    confirmed (nothing left for a restart to redraw) only after that, so no edit lands once they are."""
+    import cogs._pictures
+
+    monkeypatch.setattr(cogs._pictures, "ACK_PATIENCE", 0.0)  # every answer is deferred
+    fake = fake_discord
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "cards")
+    alice = fake.add_user("alice")
+    db = tmp_path / "late.db"
+    bot, task = await start_bot(fake, db, dev_guild=guild.id)
+    try:
+        await (await alice.slash(channel, "wizard new", rounds="1")).reply()
+        lobby = await fake.wait_for_message(channel, lambda m: any(b["label"] == "Join" for b in m.buttons()))
+        for n in (1, 2):
+            await (await alice.click(lobby, label="Add computer")).ack()
+            await fake.wait_for(lambda n=n: f"Computer {n}" in fake.message(lobby.id).text())
+        await (await alice.click(lobby, label="Start")).ack()
+        player = Player(fake, alice, random.Random(3))
+
+        def bidding() -> bool:
+            return any('"bid"' in c["custom_id"] for c in player.choices())
+
+        # one card each: alice's bid is her last click (a trump to name comes first when she deals a Wizard)
+        while not bidding():
+            await fake.wait_for(player.can_act)
+            if not bidding():
+                await (await player.act()).ack()
+        failed: list[bool] = []
+        fake.kill_on(lambda r: r.method == "PATCH" and r.path.endswith("/@original"), lambda: failed.append(True))
+        bid = await player.act()
+        await bid.ack()
+        dm = alice.dm_messages()[-1]
+        await fake.wait_for(lambda: game_over(fake, channel))
+        await all_sent(db)  # the end confirmed
+        edits_when_confirmed, text_when_confirmed = len(dm.edits), dm.text()
+
+        # the answer's second try has been made (it lands before the end is confirmed, or the test would see it)
+        token = f"itoken.{bid.id}."
+        answers = lambda: [r for r in fake.requests if r.method == "PATCH" and token in r.path]  # noqa: E731
+        await fake.wait_for(lambda: len(answers()) == 2, description="the answer sent again")
+        await quiesce(bot)
+        assert failed
+        end = next(i for i, r in enumerate(fake.requests) if r.method == "PATCH" and str(dm.id) in r.path and i > 0)
+        assert fake.requests.index(answers()[1]) > end, "the end reached the DM before the answer's second try"
+        assert len(dm.edits) == edits_when_confirmed and dm.text() == text_when_confirmed
+        assert not action_components(dm)
+        fake.assert_clean()
+    finally:
+        await stop_bot(bot, task)
