@@ -201,6 +201,9 @@ def test_panels_within_limits_and_controls_exact(seed: int, face_up: bool) -> No
         txt = settlement_text(st_, NAMES)
         assert 0 < len(txt) <= 4096 and "Payments" in txt
     _check_panel(public_panel(g.public_view(), NAMES))
+    for seat in range(5):  # the end, not "waiting for nobody"
+        text = private_panel(g.view(seat), NAMES).text()
+        assert "Game over" in text and "Waiting" not in text
 
 
 def test_private_panel_texts() -> None:

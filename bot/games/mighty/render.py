@@ -441,9 +441,10 @@ def private_panel(view: dict[str, Any], names: list[str]) -> Panel:
         desc.append(f"**{what}**")
         if ph == "auction" and any(a["type"] == "misdeal" for a in prompt.get("actions", [])):
             desc.append(_("Your hand is worth {value}: you may claim a misdeal.", value=view.get("weak_hand_value")))
-    else:
-        who = ", ".join(_name(names, s) for s in view["to_move"]) or _("nobody")
-        desc.append(_("Waiting for {names}.", names=who))
+    elif view["to_move"]:
+        desc.append(_("Waiting for {names}.", names=", ".join(_name(names, s) for s in view["to_move"])))
+    elif ph == "over":  # (not "waiting for nobody")
+        desc.append(_("**Game over.**"))
     sections = [Section(_("Your hand"), "\n".join(_hand_lines(view["hand"])) or "—")]
     if view.get("discards"):
         sections.append(Section(_("Your discards"), _cards(view["discards"]), True))
