@@ -14,9 +14,12 @@ from bot.games.registry import make_agent
 from bot.games.wizard.ai import _voids
 from bot.games.wizard.engine import SUIT, SUIT_BIT, WIZ_SET, WizardGame, _deal_fast, _set_hands_for_test
 from bot.games.wizard.search import (
+    ERRATIC_MISS,
+    ERRATIC_ROUNDS,
     SEARCH,
     BidInference,
     BidPlayout,
+    erratic_seats,
     hit_reward,
     rollout_policy,
     sim_rollout_policy,
@@ -313,3 +316,82 @@ def test_hit_reward_is_one_for_the_seats_that_took_their_bid() -> None:
         assert hit_reward(root, game) == [
             1.0 if b == t else 0.0 for b, t in zip(last["bids"], last["tricks"], strict=True)
         ]
+
+
+def _game_with_a_random_seat(seed: int, rounds: int) -> WizardGame:
+    """A 4-seat game after ``rounds`` whole rounds (1, 2, 3 … cards): seat 3 bids and plays at random, the others
+    as ``normal``; stopped at the first bid of the next round."""
+    game = WizardGame(4, {"rounds": f"1-{rounds + 1}"}, seed)
+    normal = make_agent("wizard", "normal")
+    rng = random.Random(seed)
+    while len(game.bid_misses(0)) < rounds:
+        seat = game.to_move()[0]
+        acts = [a for a in game.legal_actions(seat) if a["type"] != "undo"]
+        game.apply(seat, rng.choice(acts) if seat == 3 else normal.choose(game, seat, rng))
+    return game
+
+
+def test_erratic_seats_are_the_ones_whose_bids_missed_widely() -> None:
+    """After 8 rounds, a seat that bids and plays at random is read as erratic in most games, a ``normal`` seat in
+    few; nobody is before ``ERRATIC_ROUNDS`` rounds of two cards or more; a seat never calls itself erratic."""
+    flagged = collections.Counter[str]()
+    for seed in range(40):
+        game = _game_with_a_random_seat(seed, 8)
+        misses = [(r, m) for r, m in game.bid_misses(3)]
+        assert [r for r, _ in misses] == list(range(1, 9))
+        erratic = erratic_seats(game, 0)
+        flagged["random"] += 3 in erratic
+        flagged["normal"] += len(erratic & {1, 2})
+        assert 0 not in erratic and 3 not in erratic_seats(game, 3)
+        assert (3 in erratic) == (sum(m for r, m in misses if r >= 2) >= ERRATIC_MISS * 7)
+    assert flagged["random"] >= 30 and flagged["normal"] <= 8, flagged
+    for seed in range(10):
+        early = _game_with_a_random_seat(seed, ERRATIC_ROUNDS)  # one round of one card: too few
+        assert erratic_seats(early, 0) == frozenset()
+
+
+def test_erratic_seats_bid_and_play_at_random_in_bid_playouts_and_inform_no_deal() -> None:
+    """In the playouts that weigh a bid, an erratic seat's moves are uniform draws (the same draws as
+    ``rng.choice``); the deals of a search are uniform when every seat that bid is erratic."""
+    normal = make_agent("wizard", "normal")
+    checked = 0
+    for seed in range(40):
+        game = _game_with_a_random_seat(seed, 8)
+        if 3 not in erratic_seats(game, 0):
+            continue
+        while game.to_move()[0] != 0:  # seat 0 to bid; seat 3 (erratic) may have bid before it
+            seat = game.to_move()[0]
+            game.apply(seat, normal.choose(game, seat, random.Random(seed)))
+        if game.legal_actions(0)[0]["type"] != "bid":  # the dealer names the trump first
+            continue
+        playout = BidPlayout(game, 0, normal)
+        assert 3 in playout.erratic
+        rng = random.Random(seed)
+        state = game.determinize(0, rng)
+        state.apply(0, rng.choice([a for a in state.legal_actions(0) if a["type"] == "bid"]))
+        while not state.is_over and state.hand_number == game.hand_number:
+            mover = state.to_move()[0]
+            moves = state.sim_legal(mover)
+            k = rng.getrandbits(32)
+            move = playout.sim_choose(state, mover, random.Random(k))
+            if mover == 3 and len(moves) > 1:
+                assert move == random.Random(k).choice(moves)
+                checked += 1
+            state.sim_apply(mover, move)
+    assert checked > 100
+    checked = 0
+    # every seat that bid before the searching one is erratic: its bid weighs no deal
+    for seed in range(40):
+        game = _game_with_a_random_seat(seed, 8)
+        if 3 not in erratic_seats(game, 0) or game.to_move()[0] != 3:
+            continue
+        game.apply(3, {"type": "bid", "n": 0})
+        if game.to_move()[0] != 0 or game.legal_actions(0)[0]["type"] != "bid":
+            continue
+        sample = BidInference(tries=4)(game, 0)
+        a, b = random.Random(seed), random.Random(seed)
+        assert [sorted(sample(a).search_hand(3)) for _ in range(3)] == [
+            sorted(game.determinize(0, b).search_hand(3)) for _ in range(3)
+        ]
+        checked += 1
+    assert checked >= 3

@@ -690,6 +690,11 @@ class WizardGame(CardIdMoves):
     def tricks_won(self) -> list[int]:
         return self._tricks
 
+    def bid_misses(self, seat: int) -> list[tuple[int, int]]:
+        """``(hand size, |bid - tricks taken|)`` of ``seat`` in every round played: public facts (the score
+        sheet), read by the strong level to tell how well a seat's bids foretell its tricks."""
+        return [(r["hand_size"], abs(r["bids"][seat] - r["tricks"][seat])) for r in self._round_log]
+
     @property
     def trump_suit(self) -> str | None:
         return self._trump
