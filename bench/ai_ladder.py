@@ -143,7 +143,7 @@ def _score(game_id: str, game: Game, a_seats: tuple[int, ...], levels: list[str]
         mb = sum(amounts[s] for s in b_seats) / len(b_seats)
         if game_id != "wizard":
             # a hand is won by the agent whose seats booked more (Minchiate: the team with the positive net
-            # resti, §8.6); equal bookings count half
+            # resti, docs/rules/minchiate.md §8.6); equal bookings count half
             out.wins.append(1.0 if ma > mb else 0.0 if ma < mb else 0.5)
             if ma != mb:
                 out.decided.append(1.0 if ma > mb else 0.0)

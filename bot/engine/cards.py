@@ -1,31 +1,31 @@
 """The four decks Tavolo needs, as tuples of stable short card identifiers.
 
-Identifiers are the ones the rules specs use (``../shared/rules/*.md``); they are what actions, logs and
+Identifiers are the ones the rules documents use (``docs/rules/<game>.md``); they are what actions, logs and
 views carry. How a card *looks* on Discord lives in ``bot.render.cards``; what a card is *worth* lives
 in each game.
 """
 
 from __future__ import annotations
 
-# --- Italian 40 (Mediatore): suits Denari, Coppe, Spade, Bastoni; rank letters as in mediatore.md §0.
+# --- Italian 40 (Mediatore): suits Denari, Coppe, Spade, Bastoni; rank letters as in docs/rules/mediatore.md §0.
 ITALIAN_SUITS = ("D", "C", "S", "B")
 ITALIAN_RANKS = ("A", "2", "3", "4", "5", "6", "7", "J", "N", "K")
 ITALIAN_40: tuple[str, ...] = tuple(r + s for s in ITALIAN_SUITS for r in ITALIAN_RANKS)
 
-# --- French 52 + joker (Mighty): ranks A K Q J T 9..2, joker "JK" (mighty.md §0).
+# --- French 52 + joker (Mighty): ranks A K Q J T 9..2, joker "JK" (docs/rules/mighty.md §0).
 FRENCH_SUITS = ("S", "D", "H", "C")
 FRENCH_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
 JOKER = "JK"
 FRENCH_52_JOKER: tuple[str, ...] = (*(r + s for s in FRENCH_SUITS for r in FRENCH_RANKS), JOKER)
 
-# --- Wizard 60: rank then suit (``10H``, ``QS``); four numbered Wizards and Jesters (wizard.md §0).
+# --- Wizard 60: rank then suit (``10H``, ``QS``); four numbered Wizards and Jesters (docs/rules/wizard.md §0).
 WIZARD_SUITS = ("S", "H", "D", "C")
 WIZARD_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 WIZARDS = ("WIZ1", "WIZ2", "WIZ3", "WIZ4")
 JESTERS = ("JES1", "JES2", "JES3", "JES4")
 WIZARD_60: tuple[str, ...] = (*(r + s for s in WIZARD_SUITS for r in WIZARD_RANKS), *WIZARDS, *JESTERS)
 
-# --- Minchiate 97: trumps T1..T40, MATTO, suits Co Cu Sw Ba with ranks 1..10 F C Q K (minchiate.md §0.2).
+# --- Minchiate 97: trumps T1..T40, MATTO, suits Co Cu Sw Ba with ranks 1..10 F C Q K (docs/rules/minchiate.md §0.2).
 MINCHIATE_SUITS = ("Co", "Cu", "Sw", "Ba")
 MINCHIATE_RANKS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "F", "C", "Q", "K")
 MATTO = "MATTO"

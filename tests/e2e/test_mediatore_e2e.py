@@ -6,7 +6,7 @@ a card held by another human (or, for "alone", a card of the monte), exchanges t
 Confirm, and plays legal cards, adding a signal when one is offered. Hands are played until every wanted
 contract has been played (with a cap). At quiescent points the test checks what each channel message and
 each DM shows against the engine state (hidden cards, the secret Chiamo partnership); at the end it
-recomputes every hand's payment from the spec (§7-§8 of shared/rules/mediatore.md) using only the trick log
+recomputes every hand's payment from the spec (§7-§8 of docs/rules/mediatore.md) using only the trick log
 and the monte of the settlement summary, and compares the ledger rows and the posted settlement texts.
 """
 

@@ -3,7 +3,7 @@
 One full deal, every decision a real slash command, click or select: the lobby and ``/minchiate swap``
 (partners sit opposite: seats 1+3 v 2+4), the dealer's exact-count discard menu, the per-combination
 declarations ("declare all" is the default), then 21 tricks. At every quiescent point the channel and each
-DM are checked against the §10 privacy table of ``/work/shared/rules/minchiate.md``, and the public
+DM are checked against the §10 privacy table of ``docs/rules/minchiate.md``, and the public
 running difference / resti are checked against a recomputation made here from the public facts of the
 deal and the table's action log (spec §2.3, §4, §7, §8), written independently of the engine. At the end
 the same recomputation must match the settlement message in the channel and the ledger rows.

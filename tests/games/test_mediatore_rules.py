@@ -1,4 +1,4 @@
-"""Unit tests of the Mediatore rules (shared/rules/mediatore.md), one group per spec section."""
+"""Unit tests of the Mediatore rules (docs/rules/mediatore.md), one group per spec section."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Independent rules audit of the Mediatore engine against shared/rules/mediatore.md (hand-derived cases)."""
+"""Independent rules audit of the Mediatore engine against docs/rules/mediatore.md (hand-derived cases)."""
 
 from __future__ import annotations
 

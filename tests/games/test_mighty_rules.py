@@ -1,4 +1,4 @@
-"""Mighty engine: unit tests of every rule of /work/shared/rules/mighty.md (§ numbers in test names)."""
+"""Mighty engine: unit tests of every rule of docs/rules/mighty.md (§ numbers in test names)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Mighty engine: independent spec audit of /work/shared/rules/mighty.md (gaps left by the other tests)."""
+"""Mighty engine: independent spec audit of docs/rules/mighty.md (gaps left by the other tests)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Minchiate card tables and combinations (minchiate.md §2, §4, checklist §13.1)."""
+"""Minchiate card tables and combinations (docs/rules/minchiate.md §2, §4, checklist §13.1)."""
 
 from __future__ import annotations
 

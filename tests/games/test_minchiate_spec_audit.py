@@ -1,4 +1,4 @@
-"""Independent rules audit of the Minchiate engine against minchiate.md (rule and DECISION ids in each test)."""
+"""Independent rules audit of the Minchiate engine against docs/rules/minchiate.md (rule and DECISION ids per test)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Property tests of the Wizard engine checklist (wizard.md §12) over many random legal games:
+"""Property tests of the Wizard engine checklist (docs/rules/wizard.md §12) over many random legal games:
 invariants, replay, privacy of every view, and determinization."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Unit tests of the Wizard rules (shared/rules/wizard.md), one worked example per rule or decision."""
+"""Unit tests of the Wizard rules (docs/rules/wizard.md), one worked example per rule or decision."""
 
 from __future__ import annotations
 

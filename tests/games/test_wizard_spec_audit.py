@@ -1,4 +1,4 @@
-"""Independent rules audit of the Wizard engine against shared/rules/wizard.md (hand-derived worked examples)."""
+"""Independent rules audit of the Wizard engine against docs/rules/wizard.md (hand-derived worked examples)."""
 
 from __future__ import annotations
 

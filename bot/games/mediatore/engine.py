@@ -1,6 +1,6 @@
 """Mediatore: the 4-player Italian trick-taking game with a bidding auction and a called partner.
 
-Authoritative rules: ``shared/rules/mediatore.md`` (section numbers and DECISION ids below refer to it).
+Authoritative rules: ``docs/rules/mediatore.md`` (section numbers and DECISION ids below refer to it).
 Seats are numbered in playing order (anticlockwise at the table, §0/§1): next = ``s + 1 mod 4``.
 
 Phases of one hand: ``auction`` -> [``call`` (Chiamo, Mediatore)] -> [``exchange`` (Chiamo, Mediatore,

@@ -1,6 +1,6 @@
 """Mighty — the Korean 5-player point-trick game with a hidden friend (engine).
 
-Authoritative rules: ``/work/shared/rules/mighty.md`` (cited below as §x.y; decisions as DECISION #n of
+Authoritative rules: ``docs/rules/mighty.md`` (cited below as §x.y; decisions as DECISION #n of
 its §11 table). One game is an open-ended series of hands (table option ``hands`` caps it); every played
 hand books one zero-sum ``stake`` settlement, thrown-in hands (all-pass twice, weak-hand claim) book none.
 

@@ -1,6 +1,6 @@
 """Minchiate (Florentine tarot, 97 cards, 4 players in two partnerships) — the rules engine.
 
-Implements ``/work/shared/rules/minchiate.md`` (Cardavia's codification): automatic (or manual) cut with
+Implements ``docs/rules/minchiate.md`` (Cardavia's codification): automatic (or manual) cut with
 the cutter's robbing, the 10 + 11 deal with four exposed 21st cards, the Fola, the dealer's robbing and
 taking, simultaneous discards, simultaneous declarations of combinations, the Fola reveal, 21 tricks with
 the king rule and the Matto, and scoring with resti converted every 60 points during play (§8).

@@ -1,4 +1,4 @@
-"""Static Minchiate card facts and the combination (versicola) finder (minchiate.md §2 and §4).
+"""Static Minchiate card facts and the combination (versicola) finder (docs/rules/minchiate.md §2 and §4).
 
 Kept apart from the engine so the computer player and the renderer can use the same tables without
 touching game state.

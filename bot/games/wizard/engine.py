@@ -1,6 +1,6 @@
 """Wizard (Ken Fisher, 1984): 3–6 players bid the exact number of tricks they will take, round after round.
 
-Authoritative rules: ``shared/rules/wizard.md`` (DECISION ids W-1 … W-6 are cited in comments).
+Authoritative rules: ``docs/rules/wizard.md`` (DECISION ids W-1 … W-6 are cited in comments).
 
 Round ``k`` (0-based, = ``hand_number``) deals ``hand_sizes[k]`` cards to each seat; the next card of the
 60-card deck is turned as trump indicator. Phases per round: ``trump`` (only after a turned Wizard, the
