@@ -9,7 +9,7 @@ Prints: actions applied, wall time, push latency p50/p99/max from an action sent
 version received by **every** page of the table, the bot process's CPU per action (``time.process_time`` of the
 child, which the pages' CPU does not disturb) and its frames per action, and the Discord requests per card the
 Activity makes (none: it calls Discord only at a page's login — the Discord messages' own requests are the
-front-end's, see the README).
+front-end's, see docs/benchmarks.md).
 
 Usage: nice -n 15 python bench/activity_push.py [--tables 100] [--actions-per-table 60] [--seed 1] [--think 1,3]
 """

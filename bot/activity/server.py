@@ -96,7 +96,7 @@ def _accept_locale(request: web.Request) -> str:
 
 
 class ActivityServer:
-    """One per bot process (with several shard processes, one of them: see the README's Activity section)."""
+    """One per bot process (with several shard processes, one of them: see docs/activity.md)."""
 
     def __init__(
         self,
@@ -143,7 +143,7 @@ class ActivityServer:
         self.app.router.add_post("/api/session", self.session)
         self.app.router.add_get("/api/ws", self.ws)
         for k in shards[1] if shards is not None else ():
-            # the reverse proxy sends /shard/<k>/ to the process running shard k (README, "Activity")
+            # the reverse proxy sends /shard/<k>/ to the process running shard k (docs/activity.md)
             self.app.router.add_get(f"/shard/{k}/api/ws", self.ws)
 
     def shard_of(self, guild_id: int) -> int | None:

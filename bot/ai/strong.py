@@ -143,7 +143,7 @@ class Budget:
     infer_steps: int = 0
 
 
-#: iteration budgets of the strong level, chosen to meet the speed targets on one core (see README)
+#: iteration budgets of the strong level, chosen to meet the speed targets on one core (docs/computer-players.md)
 # -- what a game tells the search ---------------------------------------------------------------------------
 
 

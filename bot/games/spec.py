@@ -3,7 +3,7 @@
 Every game lives in one package ``bot/games/<id>/`` (engine, renderer, computer players, search adapter)
 whose ``__init__`` exposes ``SPEC``. Everything outside that package — the table service, tournaments,
 ratings, the ledger cog, the slash commands — reads a game's facts from its spec and never compares a game
-id. Adding a game means adding a package (see the README's "Adding a game").
+id. Adding a game means adding a package (see "Adding a game" in docs/development.md).
 """
 
 from __future__ import annotations

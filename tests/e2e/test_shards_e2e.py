@@ -1,12 +1,12 @@
 """Two bot processes share the shards of one bot and one PostgreSQL database (``TAVOLO_SHARD_COUNT=2``,
-``TAVOLO_SHARD_IDS=0`` / ``1``), as in the README's "Running at scale".
+``TAVOLO_SHARD_IDS=0`` / ``1``), as in docs/operating.md ("PostgreSQL and shards").
 
 Each process gets only its guild's events from the fake gateway; both play a game to the end and each
 settlement is booked once. Then one process is killed (SIGKILL) mid-game while the other plays on; restarted,
 it resumes only its own shard's table (its log names the tables it took over) and finishes it.
 
 The humans' DMs are closed, so they play from "My hand" in the guild channel: Discord delivers every DM
-interaction to shard 0, and a process cannot act on another shard's table (see the README).
+interaction to shard 0, and a process cannot act on another shard's table (see docs/operating.md).
 """
 
 from __future__ import annotations
