@@ -65,11 +65,3 @@ def test_readme_links_resolve() -> None:
 def test_link_pattern_reads_what_the_readme_writes() -> None:
     sample = 'See [Playing](docs/playing.md#commands), ![a](docs/a.png "A") and [web](https://x.org/y).\n```\n[no](nope.md)\n```'
     assert _relative_links(sample) == ["docs/playing.md#commands", "docs/a.png"]
-
-
-def test_docs_stay_inside_the_repository() -> None:
-    # the docs are read by people who cloned the repository: nothing may point outside it
-    outside = re.compile(r"\.\./shared/|/work/|/root/|/home/[a-z]|/tmp/")
-    pages = [ROOT / "README.md", ROOT / "mkdocs.yml", *sorted((ROOT / "docs").rglob("*.md"))]
-    bad = [f"{p.relative_to(ROOT)}: {m[0]}" for p in pages for m in outside.finditer(p.read_text(encoding="utf-8"))]
-    assert not bad, bad
