@@ -210,7 +210,7 @@ async def test_tournament_killed_between_the_draw_and_its_announcement(
     def round_two_thread(r: ApiRequest) -> bool:
         return r.method == "POST" and r.path.endswith("/threads") and "round 2" in str(r.json().get("name", ""))
 
-    first = await BotProcess(fake, env=seeded_env(db, guild.id)).start()
+    first = await seeded_bot(fake, db, guild.id, edit_interval=FAST_EDITS).start()
     try:
         await fake.wait_for_commands("tournament")
         create = await users[0].slash(channel, "tournament create", game="mediatore", rounds=2, hands_per_round=1)
@@ -237,7 +237,7 @@ async def test_tournament_killed_between_the_draw_and_its_announcement(
     def podium() -> bool:
         return any("final podium" in m.text() for m in fake.channel_messages(channel))
 
-    second = await BotProcess(fake, env=seeded_env(db, guild.id)).start()
+    second = await seeded_bot(fake, db, guild.id, edit_interval=FAST_EDITS).start()
     try:
         for p in players:
             p._clicked = None
@@ -261,7 +261,7 @@ async def test_tournament_killed_between_the_draw_and_its_announcement(
     finally:
         assert await second.kill() != 0
 
-    third = await BotProcess(fake, env=seeded_env(db, guild.id)).start()
+    third = await seeded_bot(fake, db, guild.id, edit_interval=FAST_EDITS).start()
     try:
         await fake.wait_for(podium, timeout=20, description="the podium, after the restart")
         assert len([text for text in posts(fake, channel) if "final podium" in text]) == 1
