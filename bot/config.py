@@ -48,6 +48,9 @@ class Settings:
     client_secret: str | None = None
     #: the Origin the Activity's pages come from (None: ``https://{application_id}.discordsays.com``)
     activity_origin: str | None = None
+    #: where the Activity sees a client's own address (None: nowhere, behind Discord's proxy; ``"peer"``; or the
+    #: name of a header the operator's own reverse proxy sets): the login budget per address applies only then
+    activity_client_address: str | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, dotenv: bool = True) -> Settings:
@@ -85,6 +88,7 @@ class Settings:
             activity_port=activity_port,
             client_secret=client_secret,
             activity_origin=activity_origin,
+            activity_client_address=_client_address(env),
         )
 
 
@@ -98,6 +102,18 @@ def _activity(env: dict[str, str]) -> tuple[int | None, str | None, str | None]:
     if origin is not None and not re.match(r"^https?://[^/\s]+$", origin):
         raise ConfigError("TAVOLO_ACTIVITY_ORIGIN must be an origin such as https://123.discordsays.com.")
     return port, secret, origin
+
+
+def _client_address(env: dict[str, str]) -> str | None:
+    """``TAVOLO_ACTIVITY_CLIENT_ADDRESS``: empty (or ``off``), ``peer``, or a header name such as X-Forwarded-For."""
+    raw = env.get("TAVOLO_ACTIVITY_CLIENT_ADDRESS", "").strip()
+    if raw.lower() in ("", "off", "none", "no"):
+        return None
+    if raw.lower() == "peer":
+        return "peer"
+    if not re.match(r"^[A-Za-z][A-Za-z0-9-]{0,63}$", raw):
+        raise ConfigError("TAVOLO_ACTIVITY_CLIENT_ADDRESS must be off, peer or a header name such as X-Real-IP.")
+    return raw
 
 
 def _sprite_cache(env: dict[str, str]) -> Path | None:

@@ -6,7 +6,8 @@ every connection of that channel and wakes the connection's sender, which builds
 — several updates meanwhile coalesce, the latest state wins — and sends the top-level keys that changed since the
 view it sent before (a full view when that is smaller, on a first sync, or after a reconnect).
 
-Actions go through :meth:`TableService.act` with the version the page saw, lobby operations through the same
+Actions go through :meth:`TableService.act` with the version the page saw (which checks them against the seat's
+offered actions at the state they are applied to, docs/activity-security.md), lobby operations through the same
 service calls as the Discord buttons, always as the session's own user: a page can only ever act for its user's
 seat, and only at a table of its instance's channel.
 """
@@ -22,15 +23,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine.errors import IllegalAction
 from bot.errors import Refusal
 from bot.games import registry
 from bot.i18n import using
 from bot.records.show import hint_text
-from bot.tables import screens
 from bot.tables.frontends import TableUpdate
 from bot.tables.model import Table
-from bot.tables.service import TableService, engine_refusal
+from bot.tables.service import TableService
 
 from . import texts, views
 from .frames import FrameError, parse
@@ -307,15 +306,11 @@ class Hub:
         await self._send(conn, {"t": "refused", "req": req, "code": code, "text": text})
 
     async def _act(self, conn: Connection, t: Table, frame: dict[str, Any]) -> dict[str, Any]:
-        seat = t.seat_of(conn.user_id)
-        if seat is None:
+        if t.seat_of(conn.user_id) is None:
             raise Refusal(texts.NOT_SEATED)
-        action = frame["action"]
-        if frame["version"] == t.version and screens.is_moving(t, seat) and not _offered(t, seat, action):
-            # only what the seat's own controls offer reaches the engine (a button's action, or a combination of
-            # the offered picks): an engine may tolerate extra keys, which would then be stored in the log
-            raise engine_refusal(IllegalAction("unknown_action"), t.game_id)
-        await self.service.act(t.id, conn.user_id, action, frame["version"])
+        # the service checks the action against what the seat is offered at the state it is applied to, and
+        # stores the engine's own object: nothing of the frame's action object reaches the log
+        await self.service.act(t.id, conn.user_id, frame["action"], frame["version"])
         return {}
 
     async def _lobby(self, conn: Connection, t: Table, frame: dict[str, Any]) -> dict[str, Any]:
@@ -349,33 +344,3 @@ class Hub:
                 panel = registry.renderer(table.game_id).private_panel(table.game.view(seat), table.names)
                 return {"text": hint_text(table.game_id, found, panel)}
         return {}
-
-
-def _offered(t: Table, seat: int, action: dict[str, Any]) -> bool:
-    """Whether ``action`` is one the seat may send now: one of its legal actions, or its combination prompt's
-    fixed part with one valid pick per field (distinct cards from those offered, as many as asked)."""
-    assert t.game is not None
-    if action in t.game.legal_actions(seat):
-        return True
-    fields = screens.combo_fields(t, seat)
-    if not fields:
-        return False
-    prompt = t.game.view(seat).get("prompt") or {}
-    fixed = {"type": prompt.get("type"), **(prompt.get("fixed") or {})}
-    keys = {f["key"] for f in fields}
-    if {k: v for k, v in action.items() if k not in keys} != {k: v for k, v in fixed.items() if v is not None}:
-        return False
-    for f in fields:
-        picked = action.get(f["key"])
-        offered = set(f.get("from", []))
-        if f["count"] == 1:
-            if not isinstance(picked, str) or picked not in offered:
-                return False
-        elif (
-            not isinstance(picked, list)
-            or len(picked) != f["count"]
-            or len(set(picked)) != len(picked)
-            or not set(picked) <= offered
-        ):
-            return False
-    return True

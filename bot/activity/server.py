@@ -27,7 +27,8 @@ from . import texts
 from .cards import card_png
 from .discord_api import DiscordApi, DiscordRefused
 from .frames import FrameError, parse
-from .hub import Hub, TokenBucket
+from .hub import Hub
+from .limits import Attempt, LoginLimits, retry_after
 from .sessions import SessionError, Signer
 
 __all__ = ["CLOSE_CODES", "STATIC", "ActivityServer"]
@@ -116,6 +117,8 @@ class ActivityServer:
         clock: Callable[[], float] = time.time,
         rate: float = 8.0,
         burst: int = 20,
+        client_address: str | None = None,
+        limits: LoginLimits | None = None,
     ) -> None:
         self.service = service
         self.origin = origin or f"https://{application_id}.discordsays.com"
@@ -130,7 +133,10 @@ class ActivityServer:
         self.shards = shards
         self.static_dir = static_dir
         self.hello_timeout = hello_timeout
-        self._ip_buckets: dict[str, TokenBucket] = {}
+        #: where the client's own address is (``TAVOLO_ACTIVITY_CLIENT_ADDRESS``): None (it is nowhere: behind
+        #: Discord's proxy every page arrives from Discord's addresses), ``"peer"``, or a header's name
+        self.client_address = client_address
+        self.limits = limits or LoginLimits()
         self._sockets: set[web.WebSocketResponse] = set()
         self._runner: web.AppRunner | None = None
         self._csp = _csp(self.origin)
@@ -230,15 +236,21 @@ class ActivityServer:
             text = texts.refusal_text(code)
         return web.json_response({"error": code, "text": text}, status=status)
 
-    def _limited(self, request: web.Request) -> bool:
-        """A small per-address budget for the endpoints that call Discord (behind a proxy: the proxy's address)."""
-        ip = request.remote or "?"
-        bucket = self._ip_buckets.get(ip)
-        if bucket is None:
-            if len(self._ip_buckets) > 10_000:
-                self._ip_buckets.clear()
-            bucket = self._ip_buckets[ip] = TokenBucket(2.0, 30)
-        return not bucket.take()
+    def _address(self, request: web.Request) -> str | None:
+        """The client's own address where the operator said where it is (see :mod:`.limits`), else None."""
+        how = self.client_address
+        if how is None:
+            return None
+        value = request.headers.get(how, "") if how != "peer" else ""
+        # X-Forwarded-For: the last entry is the one the operator's own proxy appended (the earlier ones are the
+        # client's word); a request without the header did not come through that proxy: its peer is the client
+        last = value.split(",")[-1].strip()
+        return last[:64] or request.remote or "?"
+
+    def _too_many(self, locale: str, seconds: float) -> web.Response:
+        response = self._refusal(429, "rate_limited", locale)
+        response.headers["Retry-After"] = retry_after(seconds)
+        return response
 
     async def _body(self, request: web.Request, keys: dict[str, re.Pattern[str]]) -> dict[str, str] | None:
         try:
@@ -266,14 +278,23 @@ class ActivityServer:
         origin = request.headers.get("Origin")
         if origin is not None and origin != self.origin:
             return self._refusal(403, "wrong_origin", locale)
-        if self._limited(request):
-            return self._refusal(429, "rate_limited", locale)
         body = await self._body(request, keys)
         if body is None:
             return self._refusal(400, "bad_request", locale)
+        # charged to what the request names (its instance, its access token, later its user), never to an address
+        # that every page behind the same proxy shares (bot/activity/limits.py)
+        attempt = self.limits.before(
+            body["instance_id"], access_token=body.get("access_token"), address=self._address(request)
+        )
+        if not isinstance(attempt, Attempt):
+            log.info("activity: a session request for instance %s waits %.1f s", body["instance_id"][:32], attempt)
+            return self._too_many(locale, attempt)
         try:
             access = body.get("access_token") or await self.api.exchange(body["code"])
             user = await self.api.user(access)
+            wait = self.limits.user(user.id)
+            if wait > 0:
+                return self._too_many(locale, wait)
             instance = await self.api.instance(body["instance_id"])
         except DiscordRefused as e:
             log.info("activity: refused a session: %s", e)
@@ -306,6 +327,7 @@ class ActivityServer:
         }
         if "code" in body:
             reply["access_token"] = access
+        self.limits.succeeded(attempt, access_token=access)
         return web.json_response(reply)
 
     # ------------------------------------------------------------------ the WebSocket

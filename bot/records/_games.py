@@ -15,6 +15,7 @@ from bot.engine import cards as _cards
 from bot.engine import rng as _rng
 from bot.engine.errors import IllegalAction, InvalidOptions
 from bot.engine.notation import Notation
+from bot.engine.offered import offered, why_not
 from bot.engine.protocol import Game, Settlement, View
 from bot.games import registry as _registry
 from bot.games.spec import Renderer
@@ -43,6 +44,7 @@ __all__ = [
     "hint",
     "make_agent",
     "notation",
+    "offered",
     "option_defaults",
     "private_panel",
     "public_panel",
@@ -54,6 +56,7 @@ __all__ = [
     "suit_label",
     "table_screen",
     "title",
+    "why_not",
 ]
 
 Panel = _render_base.Panel

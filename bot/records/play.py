@@ -291,12 +291,13 @@ class TerminalGame:
             action = opt.action if opt.combo is None else self._combo(opt.combo)
             if action is None:
                 continue
-            try:
-                game.clone().apply(self.seat, action)  # checked on a copy: the real game stays untouched
-            except _games.IllegalAction as e:
-                self.write(f"Not allowed: {_games.error_text(e, gid)}")
+            # the table service's gate: only what the seat is offered, in the engine's own form (checked before
+            # anything touches the real game)
+            canonical = _games.offered(game, self.seat, action)
+            if canonical is None:
+                self.write(f"Not allowed: {_games.error_text(_games.why_not(game, self.seat, action), gid)}")
                 continue
-            return action
+            return canonical
 
     def _hint(self, panel: _games.Panel) -> str:
         """What the strong player would do in this seat, searched on the seat's view only (see ``bot.ai.hints``),

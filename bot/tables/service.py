@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.ai.hints import Hint, hint
 from bot.engine.errors import EngineError, IllegalAction, InvalidOptions
+from bot.engine.offered import offered, why_not
 from bot.engine.protocol import Action, Game, Settlement, replay
 from bot.engine.rng import make_rng
 from bot.errors import Refusal
@@ -522,7 +523,15 @@ class TableService:
 
     # ------------------------------------------------------------------ play
     async def act(self, table_id: int, user_id: int, action: Action, version: int | None = None) -> Table:
-        """A human's action. Raises :class:`TableError` (not seated, not your turn, stale, illegal)."""
+        """A human's action, from any front-end. Raises :class:`TableError` (not seated, not your turn, stale,
+        illegal).
+
+        The one gate of every human action (docs/activity-security.md): under the table's lock, so against the
+        state it is applied to, whatever ``version`` the front-end claims, the action must be one the seat is
+        offered now (:func:`bot.engine.offered.offered`), and what is applied and stored is the engine's own
+        canonical object, never the front-end's. ``version`` is the state the front-end showed: an older one is
+        still accepted when this seat has not acted since and the action is still offered (another seat bid
+        meanwhile in a simultaneous phase); a newer one than the table's never is."""
         async with self.lock(table_id):
             t = self.get(table_id)
             if t.status != "running" or t.game is None:
@@ -530,15 +539,17 @@ class TableService:
             seat = t.seat_of(user_id)
             if seat is None:
                 raise TableError(N_("You are not playing at this table."))
+            canonical = offered(t.game, seat, action)
             if version is not None and version != t.version:
-                # A click on an older message is still fine if this seat has not acted since and the
-                # action is still legal (e.g. another seat bid meanwhile in a simultaneous phase).
-                acted_since = any(s == seat for s, _ in t.log[version:]) if version < t.version else True
-                if acted_since or not t.game.is_legal(seat, action):
+                acted_since = any(s == seat for s, _ in t.log[version:]) if 0 <= version < t.version else True
+                if acted_since or canonical is None:
                     raise StaleAction(N_("That choice is out of date; use the latest message."))
-            # Some actions are legal off-turn (Wizard's undo of a bid until the next player bids, W-3).
-            if seat not in t.game.to_move() and not t.game.is_legal(seat, action):
-                raise TableError(N_("It is not your turn."))
+            if canonical is None:
+                # (some actions are offered off-turn: Wizard's undo of a bid until the next player bids, W-3)
+                if seat not in t.game.to_move():
+                    raise TableError(N_("It is not your turn."))
+                raise engine_refusal(why_not(t.game, seat, action), t.game_id)
+            action = canonical
             notices: list[Notice] = []
             if t.seats[seat].away:
                 t.seats[seat].away = False

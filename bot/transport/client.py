@@ -250,6 +250,7 @@ class TavoloBot(commands.AutoShardedBot):
             api_base=self.settings.api_base,
             port=self.settings.activity_port,
             origin=self.settings.activity_origin,
+            client_address=self.settings.activity_client_address,
             locale_of=locale_of,
             shards=(shards[0], tuple(shards[1])) if shards is not None else None,
         )

@@ -25,3 +25,13 @@ def test_port_secret_and_origin() -> None:
             Settings.from_env({**env, "TAVOLO_ACTIVITY_PORT": bad})
     with pytest.raises(ConfigError, match="TAVOLO_ACTIVITY_ORIGIN"):
         Settings.from_env({**env, "TAVOLO_ACTIVITY_ORIGIN": "discordsays.com/path"})
+
+
+def test_the_clients_address_is_nowhere_unless_said() -> None:
+    env = {"DISCORD_TOKEN": TOKEN, "TAVOLO_ACTIVITY_PORT": "8090", "DISCORD_CLIENT_SECRET": "sec"}
+    assert Settings.from_env(env).activity_client_address is None
+    for raw, want in (("off", None), ("peer", "peer"), ("PEER", "peer"), ("X-Forwarded-For", "X-Forwarded-For")):
+        assert Settings.from_env({**env, "TAVOLO_ACTIVITY_CLIENT_ADDRESS": raw}).activity_client_address == want
+    for bad in ("X Forwarded", "1.2.3.4", "a:b"):
+        with pytest.raises(ConfigError, match="TAVOLO_ACTIVITY_CLIENT_ADDRESS"):
+            Settings.from_env({**env, "TAVOLO_ACTIVITY_CLIENT_ADDRESS": bad})

@@ -61,6 +61,12 @@ class StubBot:
         self.sockets: list[web.WebSocketResponse] = []
         self.ws_paths: list[str] = []
         self.refuse_next: str | None = None
+        #: api/token answers 429 "Not so fast" (Retry-After: 1) while set; every api/token request is counted
+        self.limit_tokens = False
+        self.token_requests = 0
+        #: the bot is "restarting": its proxy answers 503 to the session and socket endpoints (counted) while set
+        self.down = False
+        self.down_hits = 0
         self._req = itertools.count(1)
         self._cards: dict[tuple[str, str], bytes] = {}
         self._runner: web.AppRunner | None = None
@@ -141,6 +147,14 @@ class StubBot:
         for ws in list(self.sockets):
             await ws.close(code=1011)
 
+    async def restart(self) -> None:
+        """The bot stops (as bot/activity/server.py does: ``shutting_down``, close 4010) and stays down until the
+        test sets ``down`` back to False."""
+        self.down = True
+        for ws in list(self.sockets):
+            await ws.send_json({"t": "error", "code": "shutting_down", "text": "Tavolo is restarting; reconnecting…"})
+            await ws.close(code=4010)
+
     # ---------------------------------------------------------------- HTTP
     async def start(self) -> StubBot:
         app = web.Application()
@@ -192,8 +206,18 @@ class StubBot:
         self.sessions[s] = False
         return s
 
+    def _unavailable(self) -> web.Response:
+        self.down_hits += 1
+        return web.Response(status=503, text="<html>bad gateway</html>", content_type="text/html")
+
     async def _token(self, request: web.Request) -> web.Response:
         body = await request.json()
+        self.token_requests += 1
+        if self.limit_tokens:
+            text = "Not so fast: wait a moment and try again."
+            resp = web.json_response({"error": "rate_limited", "text": text}, status=429)
+            resp.headers["Retry-After"] = "1"
+            return resp
         token = self.codes.get(body.get("code"))
         if token is None:
             return web.json_response({"error": "bad_code", "text": "That sign-in did not work."}, status=401)
@@ -210,13 +234,17 @@ class StubBot:
         )
 
     async def _session(self, request: web.Request) -> web.Response:
+        if self.down:
+            return self._unavailable()
         body = await request.json()
         if body.get("access_token") not in self.codes.values():
             return web.json_response({"error": "bad_token", "text": "Sign in again."}, status=401)
         self.session_requests += 1
         return web.json_response({"session": self._new_session(), "expires_in": 600})
 
-    async def _ws(self, request: web.Request) -> web.WebSocketResponse:
+    async def _ws(self, request: web.Request) -> web.StreamResponse:
+        if self.down:
+            return self._unavailable()
         ws = web.WebSocketResponse(max_msg_size=4096)
         await ws.prepare(request)
         self.ws_paths.append(request.path)

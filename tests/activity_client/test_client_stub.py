@@ -232,3 +232,50 @@ async def test_phone_frame_shows_the_whole_hand(browser: Any) -> None:
         assert seat.errors == []
     finally:
         await stub.stop()
+
+
+def _not_network(errors: list[str]) -> list[str]:
+    """The page's errors other than the browser's own note of a refused request (a 429, a 503 is logged so)."""
+    return [e for e in errors if "Failed to load resource" not in e and "WebSocket connection" not in e]
+
+
+async def test_a_sign_in_met_with_429_is_retried_until_it_succeeds(browser: Any) -> None:
+    stub = await StubBot().start()
+    stub.limit_tokens = True
+    try:
+        seat = await open_seat(
+            browser,
+            stub.url,
+            code="code-alice",
+            user_id="1",
+            username="alice",
+            client_id="4242",
+            instance_id="i-1",
+            channel_id="100",
+            guild_id="10",
+        )
+        # the bot's words while it waits, never a dead end: the page asks again (with a fresh code each time)
+        await seat.frame.locator(".link.connecting", has_text="Not so fast").wait_for()
+        await wait_for(lambda: stub.token_requests >= 2)
+        assert await seat.frame.locator(".link.closed").count() == 0
+        stub.limit_tokens = False
+        await seat.frame.wait_for_selector(".hand .card.legal")
+        assert await seat.frame.locator(".link").count() == 0
+        commands = await seat.sdk_commands()
+        assert commands[-1] == "AUTHENTICATE" and commands.count("AUTHORIZE") == stub.token_requests >= 3
+        assert _not_network(seat.errors) == []
+    finally:
+        await stub.stop()
+
+
+async def test_a_restarting_bot_is_waited_for_and_the_page_resumes(browser: Any, stub: StubBot) -> None:
+    seat = await alice(browser, stub)
+    await stub.restart()
+    # while the bot is away its proxy answers 503: the page keeps trying (with backoff), showing it reconnects
+    await wait_for(lambda: stub.down_hits >= 3)
+    assert await seat.frame.locator(".link.reconnecting").count() == 1
+    stub.down = False
+    await wait_for(lambda: len(hellos(stub)) == 2)
+    await seat.frame.wait_for_selector(".hand .card.legal")
+    assert await seat.frame.locator(".link").count() == 0
+    assert _not_network(seat.errors) == []

@@ -5,7 +5,7 @@
  */
 import { DiscordSDK } from "@discord/embedded-app-sdk";
 
-import { Connection, type LinkState, type Reply, type TableId } from "./connection";
+import { Connection, type LinkState, post, type Reply, retrying, type TableId } from "./connection";
 import { el, rich } from "./dom";
 import { fitHand, renderTable, timerText } from "./render";
 import type { Action, Choice, ServerFrame, Texts, TokenReply, User, View } from "./types";
@@ -26,6 +26,8 @@ const app = {
   picks: new Map<string, string[]>(),
   showLast: false,
   fatal: null as string | null,
+  /** the bot's words while a sign-in is retried (a 429's "Not so fast…", a restart's), else null */
+  waiting: null as string | null,
 };
 
 const root = document.getElementById("app")!;
@@ -40,41 +42,37 @@ function clientId(params: URLSearchParams): string {
   return m ? m[1] : (params.get("client_id") ?? "");
 }
 
-async function post(path: string, body: unknown): Promise<TokenReply> {
-  const res = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-    credentials: "same-origin",
-  });
-  const data = (await res.json().catch(() => ({}))) as TokenReply & { error?: string; text?: string };
-  if (!res.ok) {
-    // 4xx: the bot said no (its text is in the player's language); 5xx or no answer: try again later
-    throw { code: data.error, text: data.text, fatal: res.status >= 400 && res.status < 500 && res.status !== 429 };
-  }
-  return data;
-}
-
 async function boot(): Promise<void> {
   draw();
   const params = new URLSearchParams(location.search);
   const id = clientId(params);
   const sdk = new DiscordSDK(id, { disableConsoleLogOverride: true });
   await sdk.ready();
-  const { code } = await sdk.commands.authorize({
-    client_id: id,
-    response_type: "code",
-    state: "",
-    prompt: "none",
-    scope: ["identify"],
-  });
   let token: TokenReply;
   try {
-    token = await post("api/token", { code, instance_id: sdk.instanceId });
+    // a 429, a 5xx or no answer is tried again with backoff; each try asks Discord for a fresh code (a code the
+    // bot exchanged before it refused is spent)
+    token = await retrying(
+      async () => {
+        const { code } = await sdk.commands.authorize({
+          client_id: id,
+          response_type: "code",
+          state: "",
+          prompt: "none",
+          scope: ["identify"],
+        });
+        return post("api/token", { code, instance_id: sdk.instanceId });
+      },
+      (f) => {
+        app.waiting = f.text ?? null;
+        draw();
+      },
+    );
   } catch (err) {
     fail(err);
     return;
   }
+  app.waiting = null;
   await sdk.commands.authenticate({ access_token: token.access_token });
   if (token.locale) document.documentElement.lang = token.locale;
   // the session for the next hello: the code exchange's first, then the one each welcome hands over for the
@@ -173,7 +171,11 @@ function draw(): void {
   const nodes: Node[] = [];
   if (app.link !== "live") {
     const words =
-      app.link === "closed" ? app.fatal || t.disconnected : app.link === "reconnecting" ? t.reconnecting : t.connecting;
+      app.link === "closed"
+        ? app.fatal || t.disconnected
+        : app.link === "reconnecting"
+          ? t.reconnecting
+          : (app.waiting ?? t.connecting);
     nodes.push(el("div", `link ${app.link}`, el("span", "spinner"), el("span", "", words ?? "")));
   }
   if (app.tables.size > 1) {
