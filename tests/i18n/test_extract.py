@@ -37,7 +37,11 @@ def test_the_offline_bot_has_the_activity_configured_and_serves_nothing() -> Non
 def test_extract_is_the_same_with_and_without_the_activity_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     bare = _keys({}, monkeypatch)
     full = _keys(
-        {"TAVOLO_ACTIVITY_PORT": "8765", "DISCORD_CLIENT_SECRET": "x", "TAVOLO_ACTIVITY_ORIGIN": "https://1.discordsays.com"},
+        {
+            "TAVOLO_ACTIVITY_PORT": "8765",
+            "DISCORD_CLIENT_SECRET": "x",
+            "TAVOLO_ACTIVITY_ORIGIN": "https://1.discordsays.com",
+        },
         monkeypatch,
     )
     assert bare == full

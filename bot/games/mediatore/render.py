@@ -147,9 +147,7 @@ def _event_text(ev: dict[str, Any], names: Sequence[str]) -> str | None:
     if k == "partner_revealed":
         if ev.get("alone"):
             return _("{name} played the called card: no partner this hand.", name=n(ev["bidder"]))
-        return _(
-            "{name} played the called card and is {bidder}'s partner!", name=n(ev["seat"]), bidder=n(ev["bidder"])
-        )
+        return _("{name} played the called card and is {bidder}'s partner!", name=n(ev["seat"]), bidder=n(ev["bidder"]))
     if k == "trick":
         return _("{name} wins the trick.", name=n(ev["winner"]))
     if k == "hand_end":
