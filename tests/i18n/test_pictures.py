@@ -119,3 +119,14 @@ def test_the_check_catches_english_in_a_picture(drawn: list[str]) -> None:
     assert "tricks" in lefts and "NT" in lefts
     assert leftover("⟦téám {x}⟧ A · 3/21", []) == "A"  # a letter outside the wrapper is caught
     assert leftover("⟦Láss tríç…", []) == ""  # clipped to fit: still the catalogue's
+
+
+@pytest.mark.parametrize("locale", ["en", "it", "ko", "pl", "ru"])
+def test_a_no_trump_contract_fits_the_middle_of_the_table(locale: str, drawn: list[str]) -> None:
+    from bot.i18n import _p
+
+    with using(locale):
+        label = "20 " + _p("mighty short", "NT")
+        seats = tuple(SeatInfo(n, "0/10", False, None) for n in PEOPLE[:5])
+        TableScene("french", seats, centre_text=label).render(cache=None)
+    assert label in drawn  # drawn whole, not clipped
