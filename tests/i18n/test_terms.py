@@ -178,6 +178,15 @@ def test_your_hands_are_cards_in_hand_not_deals(catalogues: dict[str, Catalog]) 
             assert deals not in s and hand in s, (m.id, s)
 
 
+def test_polish_sentences_do_not_mix_gendered_forms(catalogues: dict[str, Catalog]) -> None:
+    """A sentence that writes *zagrał(a)* / *sam(a)* for anyone must not then call the same player *partnerem* or
+    *rozgrywającym* (masculine only): one sentence, one form that fits anyone (*gra w parze z graczem*,
+    *rozgrywasz*)."""
+    masculine = re.compile(r"\b(partnerem|rozgrywającym|przyjacielem|obrońcą)\b")
+    bad = [s for m in _entries(catalogues["pl"]) for s in _strings(m) if "(a)" in s and masculine.search(s)]
+    assert bad == []
+
+
 def test_italian_plays_alone_in_one_term(catalogues: dict[str, Catalog]) -> None:
     it = _entries(catalogues["it"])
     assert [s for m in it for s in _strings(m) if re.search(r"\bda sol[oa]\b", s, re.I)] == []
