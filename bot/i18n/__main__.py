@@ -30,7 +30,7 @@ async def _extras() -> list[cat.Extra]:
         extras = await command_strings(bot.tree)
     with using(SOURCE):  # the Activity's Entry Point command is synced beside the tree, not in it
         launch = entry_point()["description"]
-    extras.append(cat.Extra(launch, "command-description", "bot/transport/client.py"))
+    extras.append(cat.Extra(launch, "command-description", "/launch"))
     # the titles are the specs' own; screens show them through _p("game", title)
     extras += [cat.Extra(spec.title, "game", f"bot/games/{spec.id}/__init__.py") for spec in registry.specs()]
     return extras
