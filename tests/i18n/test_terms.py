@@ -300,3 +300,17 @@ def test_a_wizard_round_has_as_many_tricks_as_cards() -> None:
                 assert set(v["hand_counts"]) == {v["hand_size"]}
             if v["phase"] != "over":
                 assert sum(v["tricks"]) <= v["hand_size"]
+
+
+@pytest.mark.parametrize("locale", ["ko", "pl", "ru"])
+def test_a_replay_names_computers_in_the_readers_language(locale: str) -> None:
+    from bot.records.replay import record_from_log, replay
+    from bot.records.show import replay_text
+
+    p = play_random("mediatore", 3)
+    stored = [*p.players[:3], COMPUTER_NAME.format(n=1)]
+    record = record_from_log("mediatore", stored, p.options, p.seed, p.log, hand=0)
+    with using(locale):
+        text = "\n".join(replay_text(replay(record), hand=0))
+        computer = display_name(COMPUTER_NAME.format(n=1))
+    assert computer in text and "Computer" not in text
