@@ -26,7 +26,8 @@ CLIENT_TEXTS: dict[str, str] = {
     "confirm": N_("Confirm"),
     "hint": ui.HINT,
     "seconds_left": N_("{seconds} s left"),
-    "last_trick": N_("Last trick"),
+    # the trick just played (never the hand's final one): one term with the Discord messages' "Previous trick"
+    "last_trick": N_("Previous trick"),
     "finished": N_("This table is over."),
     # the confirmations the Discord message asks for (cogs/tables.py), in the same words
     "yes": N_("Yes"),

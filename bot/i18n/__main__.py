@@ -15,17 +15,22 @@ import argparse
 import asyncio
 import sys
 
-from . import SUPPORTED, po_path
+from . import SOURCE, SUPPORTED, po_path, using
 from . import catalog as cat
 
 
 async def _extras() -> list[cat.Extra]:
     from bot.games import registry
-    from bot.transport.client import offline_bot
+    from bot.transport.client import entry_point, offline_bot
     from cogs._translator import command_strings
 
+    # the offline bot has every optional feature configured (the Activity too) whatever the environment says, so
+    # the tree is the full one: a command or text that only exists with a setting is never dropped
     async with offline_bot() as bot:
         extras = await command_strings(bot.tree)
+    with using(SOURCE):  # the Activity's Entry Point command is synced beside the tree, not in it
+        launch = entry_point()["description"]
+    extras.append(cat.Extra(launch, "command-description", "/launch"))
     # the titles are the specs' own; screens show them through _p("game", title)
     extras += [cat.Extra(spec.title, "game", f"bot/games/{spec.id}/__init__.py") for spec in registry.specs()]
     return extras

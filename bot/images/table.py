@@ -171,7 +171,8 @@ def table_image(
 def _centre(img: Image.Image, deck: str, card: str | None, label: str | None) -> None:
     """A card and / or a short text side by side in the middle (the trick cards leave it free)."""
     size = 26
-    label = text.fit(label, size, 120, bold=True) if label else ""
+    # (160 px: "20 노기루다", Korean's short no-trump contract, is 135 px wide)
+    label = text.fit(label, size, 160, bold=True) if label else ""
     tw = text.text_width(label, size, True) + 24 if label else 0
     sh = sprites.sheet(deck, CENTRE_HEIGHT) if card is not None else None
     cw = sh.width + (10 if label else 0) if sh is not None else 0

@@ -19,6 +19,7 @@ from bot.engine.offered import offered, why_not
 from bot.engine.protocol import Game, Settlement, View
 from bot.games import registry as _registry
 from bot.games.spec import Renderer
+from bot.ledger.texts import amount_text as _amount_text
 from bot.render import base as _render_base
 from bot.render import cards as _render_cards
 from bot.render import errors as _render_errors
@@ -62,6 +63,10 @@ __all__ = [
 Panel = _render_base.Panel
 #: a game as a table, and what a table shows to whom (``tavolo play`` is a front-end of a table)
 Seat = _table_model.Seat
+#: an amount with its unit as a noun with plural forms (``+3 stakes``, ``-1 resto``, ``140 points``)
+amount_text = _amount_text
+#: a stored player name as the reader sees it (a computer's name in the reader's language)
+display_name = _table_model.display_name
 Table = _table_model.Table
 TableUpdate = _frontends.TableUpdate
 audience = _frontends.audience

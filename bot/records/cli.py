@@ -170,8 +170,9 @@ def play_command(args: argparse.Namespace) -> int:
     if tg.game.is_over:
         res = tg.game.result()
         if res is not None:
-            cells = ", ".join(f"{names[s]} {res.totals[s]:+d} (rank {res.ranks[s]})" for s in range(n))
-            print(f"\nGame over ({res.currency}): {cells}")
+            amounts = [_games.amount_text(res.totals[s], res.currency) for s in range(n)]
+            cells = ", ".join(f"{names[s]} {amounts[s]} (rank {res.ranks[s]})" for s in range(n))
+            print(f"\nGame over: {cells}")
     if tg.log:
         rec = record_from_log(game_id, names, options, seed, tg.log, date=dt.date.today().isoformat())
         path = Path(args.record) if args.record else _default_path(game_id, seed)

@@ -51,7 +51,7 @@ def replay_pages(
     if hand not in done.hands or (record.hand != hand and hand not in finished_hands(done)):
         raise RecordError(0, N_("hand {n} is not finished"), n=hand + 1)
     steps = done.steps_of(hand)
-    game_id, names = record.game, record.players
+    game_id, names = record.game, [_games.display_name(n) for n in record.players]
     before: View = _before(done, steps[0])
     narrator = Narrator(game_id, names)
     narrator.hand_start(hand, before)
@@ -81,7 +81,7 @@ def replay_pages(
 
 
 def _page(record: Record, title: str, lines: list[str], step: Step, viewer: int | None) -> ReplayPage:
-    game_id, names = record.game, record.players
+    game_id, names = record.game, [_games.display_name(n) for n in record.players]
     public = _games.public_panel(game_id, kept(step.public), names)
     public.controls = []
     own = None

@@ -183,8 +183,9 @@ def kept(view: View | None) -> View:
 
 def _who(record: Record, seat: int) -> Callable[[], str]:
     name = record.players[seat] if 0 <= seat < len(record.players) else "?"
-    # the player's name is the record's own; "seat" is worded in the reader's language when the text is made
-    return lambda: _("seat {seat} ({name})", seat=seat + 1, name=name)
+    # the player's name is the record's own (a computer's in the reader's language); "seat" is worded in the
+    # reader's language when the text is made
+    return lambda: _("seat {seat} ({name})", seat=seat + 1, name=_games.display_name(name))
 
 
 def _engine(err: _games.IllegalAction | _games.InvalidOptions, record: Record) -> Callable[[], str]:

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from bot.engine.protocol import Action, Settlement, View
-from bot.i18n import _, _n, signed
+from bot.i18n import _, _n
 
 from . import _games
 from .model import HINTS_TAG
@@ -148,14 +148,15 @@ def result_lines(game_id: str, replayed: Replayed, names: Sequence[str]) -> list
     if res is None:
         return ["", _("The game is not over (result *).")]
     order = sorted(range(len(res.totals)), key=lambda s: (res.ranks[s], s))
-    cells = [f"{res.ranks[s]}. {_name(names, s)} {signed(res.totals[s])}" for s in order]
-    return ["", _("Final result ({currency}): {cells}", currency=res.currency, cells=", ".join(cells))]
+    # the unit is a noun with its plural form after each amount ("+3 stakes", "-1 resto"), never a bare id
+    cells = [f"{res.ranks[s]}. {_name(names, s)} {_games.amount_text(res.totals[s], res.currency)}" for s in order]
+    return ["", _("Final result: {cells}", cells=", ".join(cells))]
 
 
 def replay_text(replayed: Replayed, hand: int | None = None) -> Iterator[str]:
     """The replayed game told hand by hand (only ``hand``, 0-based, if given; else the record's ``[Hand]``)."""
     rec = replayed.record
-    names = rec.players
+    names = [_games.display_name(n) for n in rec.players]
     hand = rec.hand if hand is None else hand
     yield _n(
         "{game} — {n} player: {names}",

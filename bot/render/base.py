@@ -8,7 +8,7 @@ reader's language makes it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -104,11 +104,18 @@ class Panel:
         return "\n".join(p for p in parts if p)
 
 
-def split_choices(choices: Sequence[Choice], placeholder: str, prefer_buttons: bool = True) -> list[Control]:
+def split_choices(
+    choices: Sequence[Choice],
+    placeholder: str,
+    prefer_buttons: bool = True,
+    span: Callable[[Sequence[Choice]], str] | None = None,
+) -> list[Control]:
     """Lay out single-pick choices within Discord's limits.
 
     Up to 20 choices become buttons (4 rows of 5, leaving a row for other controls) when
-    ``prefer_buttons``; otherwise one or more select menus of at most 25 options each.
+    ``prefer_buttons``; otherwise one or more select menus of at most 25 options each. Split menus are labelled
+    by what they hold, never by option positions (a menu of bids 15–19 must not say 1-25): ``span`` words a
+    chunk (e.g. ``15–19`` from the bids' numbers); by default, its first and last labels.
     """
     choices = list(choices)
     if not choices:
@@ -118,9 +125,18 @@ def split_choices(choices: Sequence[Choice], placeholder: str, prefer_buttons: b
     out: list[Control] = []
     for i in range(0, len(choices), MAX_SELECT_OPTIONS):
         chunk = choices[i : i + MAX_SELECT_OPTIONS]
-        ph = placeholder if len(choices) <= MAX_SELECT_OPTIONS else f"{placeholder} ({i + 1}-{i + len(chunk)})"
+        if len(choices) <= MAX_SELECT_OPTIONS:
+            ph = placeholder
+        else:
+            words = span(chunk) if span is not None else _label_span(chunk)
+            ph = f"{placeholder} ({words})"
         out.append(Control("select", ph, chunk))
     return out
+
+
+def _label_span(chunk: Sequence[Choice]) -> str:
+    first, last = chunk[0].label, chunk[-1].label
+    return first if first == last else f"{first} – {last}"
 
 
 def clip(text: str, limit: int) -> str:

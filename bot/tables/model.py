@@ -112,5 +112,11 @@ class Table:
 
 
 def _display(seat: Seat) -> str:
-    m = _COMPUTER.fullmatch(seat.name) if seat.is_computer else None
-    return _(COMPUTER_NAME, n=int(m.group(1))) if m else seat.name
+    return display_name(seat.name) if seat.is_computer else seat.name
+
+
+def display_name(stored: str) -> str:
+    """A stored player name as the reader sees it: a computer's English ``🤖 Computer 2`` (as tables, the ledger
+    and hand records keep it) in the locale current now; any other name as it is."""
+    m = _COMPUTER.fullmatch(stored)
+    return _(COMPUTER_NAME, n=int(m.group(1))) if m else stored

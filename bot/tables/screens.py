@@ -250,7 +250,7 @@ def final_text(t: Table, money: MoneyValue | None = None) -> str:
         medal = medals.get(res.ranks[i], f"{res.ranks[i]}.")
         amount = amount_text(res.totals[i], res.currency)
         worth = _signed_money(res.totals[i], res.currency, money)
-        lines.append(f"{medal} {t.seats[i].name}: {amount}" + (f" ({worth})" if worth else ""))
+        lines.append(f"{medal} {t.names[i]}: {amount}" + (f" ({worth})" if worth else ""))
     return "🏁 " + _("**{game} — game over**", game=_title(t)) + "\n" + "\n".join(lines)
 
 

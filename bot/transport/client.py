@@ -53,6 +53,8 @@ log = logging.getLogger(__name__)
 
 #: Discord's refusal of a bulk overwrite that would remove the app's Entry Point command
 _ENTRY_POINT_KEPT = 50240
+#: the Activity port an offline bot claims to have (never bound: :func:`offline_bot` starts no server)
+OFFLINE_ACTIVITY_PORT = 9
 
 
 def entry_point() -> dict[str, Any]:
@@ -402,7 +404,11 @@ def _deck_of(game_id: str) -> str | None:
 
 @asynccontextmanager
 async def offline_bot() -> AsyncIterator[TavoloBot]:
-    """Tavolo's bot with every cog loaded and its command tree built, never connected (a throwaway database)."""
+    """Tavolo's bot with every cog loaded and its command tree built, never connected (a throwaway database).
+
+    Built with every optional feature configured (the Activity too), whatever this machine's environment says: the
+    command tree and the texts depend on the settings, and the catalogue's extraction and the payload tests must see
+    all of them. Nothing is served: the Activity's server is never started."""
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(
             token="offline",
@@ -414,13 +420,19 @@ async def offline_bot() -> AsyncIterator[TavoloBot]:
             turn_timeout=90,
             ai_workers=1,
             images=False,
+            activity_port=OFFLINE_ACTIVITY_PORT,
+            client_secret="offline",
         )
         bot = TavoloBot(settings)
 
         async def no_sync() -> None:  # offline: nothing to sync with
             return None
 
+        async def no_activity() -> None:  # configured, so every command and button exists; never listening
+            return None
+
         bot._sync_commands = no_sync  # type: ignore[method-assign]
+        bot._start_activity = no_activity  # type: ignore[method-assign]
         # cogs that wait for the gateway's READY (tournaments resume then) wait on this, not fail: never logged in
         bot._ready = asyncio.Event()
         await bot.setup_hook()

@@ -38,7 +38,7 @@ TEXTS = {
     "confirm": "Confirm",
     "hint": "Hint",
     "seconds_left": "{seconds} s left",
-    "last_trick": "Last trick",
+    "last_trick": "Previous trick",
     "finished": "This table is over.",
     "confirm_leave": "Leave the game? The computer will play your seat.",
     "yes_leave": "Yes, leave",

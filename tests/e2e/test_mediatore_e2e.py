@@ -291,7 +291,7 @@ class Watch:
                         assert "play alone" not in dm and "plays alone" not in dm, f"{user.name} told 'alone'"
             elif game.phase == "play":
                 if holder is not None:
-                    text = f"{names[holder]} played the called card: {names[holder]} is {names[bidder]}'s partner!"
+                    text = f"{names[holder]} played the called card and is {names[bidder]}'s partner!"
                     assert text in tm.text() or f"Partner: {names[holder]}" in tm.text()
                 else:
                     assert f"{names[bidder]} plays alone" in tm.text()

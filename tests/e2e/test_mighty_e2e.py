@@ -349,7 +349,7 @@ async def test_two_mighty_hands_friend_secrecy_joker_lead_and_ledger(fake_discor
             for m in fake.channel_messages(channel):
                 if m.id in old_ids and (tm is None or m.id != tm.id):
                     continue
-                texts.append(embed_text(m, skip=("Last hand", "Standings")))
+                texts.append(embed_text(m, skip=("Previous hand", "Standings")))
             return "\n".join(texts)
 
         async def check_privacy() -> None:

@@ -21,7 +21,7 @@ from bot.records import _games
 from bot.render import base
 from bot.render.base import Panel
 from bot.tables import screens
-from bot.tables.model import Seat, Table
+from bot.tables.model import COMPUTER_NAME, Seat, Table
 
 GAMES = _games.game_ids()
 WRAPPED = re.compile(r"⟦[^⟦⟧]*⟧")
@@ -62,8 +62,9 @@ def _texts(p: Played) -> Iterator[str]:
         yield from r.after_action(before, after, p.players)
         before = after
     seats = [Seat(10 + i, n) for i, n in enumerate(p.players)]
+    # the last seat is a computer: its stored English name must reach every text in the reader's language
+    seats[-1] = Seat(None, COMPUTER_NAME.format(n=1), "strong")
     table = Table(1, 1, 1, p.game_id, 10, p.options, p.seed, "lobby", seats, 90)
-    table.seats[-1].ai_level = "strong"
     yield screens.table_screen(table).panel.text()
     table.status, table.game = "finished", p.game
     yield screens.table_screen(table).panel.text()

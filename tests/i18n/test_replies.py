@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import importlib
 import re
 import string
 from collections.abc import Awaitable, Callable, Iterable, Iterator
@@ -451,11 +452,9 @@ def pseudo_readers(monkeypatch: pytest.MonkeyPatch) -> None:
     async def qps(*_: Any, **__: Any) -> str:
         return PSEUDO
 
-    import cogs.ledger
-    import cogs.records
-    import cogs.tournament
-
-    for module in (cogs.ledger, cogs.tournament, cogs.records):
+    # by name, not as attributes of the package: an offline bot built earlier in the run (the catalogue tests) loaded
+    # them as extensions, which puts them in sys.modules without setting cogs.tournament
+    for module in map(importlib.import_module, ("cogs.ledger", "cogs.tournament", "cogs.records")):
         for name in ("reader_locale", "channel_locale"):
             if hasattr(module, name):
                 monkeypatch.setattr(module, name, qps)

@@ -49,6 +49,8 @@ _HIGH = {c: int(c[0] not in LOW_RANKS) for c in ITALIAN_40}
 HIGH_RANKS = frozenset("32AKNJ")
 CARD_SET = frozenset(ITALIAN_40)
 LAST_TRICK_THIRDS = 3
+#: tricks in a hand (§6.1: 40 cards, 9 to each of 4 players, 4 in the monte)
+TRICKS = 9
 TARGET = 6
 #: §8: what each defender pays/receives in a 1 v 3 hand (the Mediatore giver uses MEDIATORE_GIVER)
 SOLO_BASE = {"chiamo": 4, "mediatore": 8, "solo": 12, "solissimo": 16, "arcisolissimo": 18}
@@ -153,7 +155,7 @@ class MediatoreGame(Game):
             "show_history",
             False,
             choices=(True, False),
-            help="Show every trick of the hand, not only the last one (default off)",
+            help="Show every trick of the hand, not only the previous one (default off)",
         ),
         HINTS,
     )
@@ -566,7 +568,7 @@ class MediatoreGame(Game):
         self._plays = []
         self._lead_signal = None
         self._leader = winner
-        if len(self._tricks) == 9:
+        if len(self._tricks) == TRICKS:
             self._finish_hand()
 
     # -- counting and settlement -----------------------------------------------------------------------

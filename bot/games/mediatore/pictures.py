@@ -8,6 +8,8 @@ from typing import Any
 from bot.images.reveal import RevealRow
 from bot.images.scene import HandScene, RevealScene, TableScene, legal_cards, plays, seat_name, seats_of
 
+from .engine import TRICKS
+
 DECK = "italian"
 
 
@@ -24,13 +26,14 @@ def table_picture(view: dict[str, Any], names: list[str]) -> TableScene | None:
             teams[view["partner"]] = 0
     if view.get("contract") is None:
         lines = [""] * n
-        # pictures carry no words (they are not translated): "-" for a pass, "+" for a bid (the text names it)
+        # no word needed: "-" for a pass, "+" for a bid (the text names it)
         for s, c in view.get("auction") or []:
             lines[s] = "-" if str(c) == "pass" else "+"
     else:
-        lines = [f"{view['tricks_won'][s]}/10" for s in range(n)]
+        # tricks won of the hand's 9 (numbers only: a drawn word would come from the catalogue, docs/words.md)
+        lines = [f"{view['tricks_won'][s]}/{TRICKS}" for s in range(n)]
         if bidder is not None:
-            lines[bidder] = f"* {view['tricks_won'][bidder]}/10"
+            lines[bidder] = "* " + lines[bidder]
     lt = view.get("last_trick") if view.get("trick") is not None else None
     return TableScene(
         deck=DECK,
@@ -51,7 +54,7 @@ def hand_picture(view: dict[str, Any]) -> HandScene | None:
 
 def reveal_picture(view: dict[str, Any], names: list[str]) -> RevealScene | None:
     """The hand just over, from the public view's ``last_hand``: the counting cards each side took. Rows are
-    labelled with the players' names (pictures carry no words to translate)."""
+    labelled with the players' names."""
     last = view.get("last_hand")
     counting = (last or {}).get("counting_cards")
     if not counting:

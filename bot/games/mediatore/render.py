@@ -147,9 +147,7 @@ def _event_text(ev: dict[str, Any], names: Sequence[str]) -> str | None:
     if k == "partner_revealed":
         if ev.get("alone"):
             return _("{name} played the called card: no partner this hand.", name=n(ev["bidder"]))
-        return _(
-            "{name} played the called card: {name} is {bidder}'s partner!", name=n(ev["seat"]), bidder=n(ev["bidder"])
-        )
+        return _("{name} played the called card and is {bidder}'s partner!", name=n(ev["seat"]), bidder=n(ev["bidder"]))
     if k == "trick":
         return _("{name} wins the trick.", name=n(ev["winner"]))
     if k == "hand_end":
@@ -448,7 +446,7 @@ def settlement_text(settlement: Settlement, names: list[str]) -> str:
     if s.get("returned_card"):
         lines.append(_("Card given back: {card}", card=_card(s["returned_card"])))
     # i18n: the hand's final (ninth) trick, worth a point and the monte — not the trick just played
-    lines.append(_("Last trick (and monte): {name}", name=_name(names, s["last_trick_winner"])))
+    lines.append(_("Final trick (and monte): {name}", name=_name(names, s["last_trick_winner"])))
     cc = s.get("counting_cards") or {}
     if cc:
         lines.append(_("Bidder's side counting cards: {cards}", cards=joined(italian_label, cc["bidder_side"])))
@@ -482,7 +480,7 @@ def rules_text() -> str:
             _("**Mediatore** — 4 players, 40 Italian cards, no trumps; play goes anticlockwise (to the right)."),
             _(
                 "**Cards:** 3 > 2 > A > K > C(avallo) > J > 7 > 6 > 5 > 4 in each suit. Ace = 1 point; "
-                "3, 2, K, C, J = ⅓ point; the rest 0. The last trick is worth 1 point. "
+                "3, 2, K, C, J = ⅓ point; the rest 0. The final trick is worth 1 point. "
                 "Points are rounded down (11 in all)."
             ),
             _("**Deal:** 9 cards each in threes; 4 cards form the face-down *monte*. The deal moves right."),
@@ -505,7 +503,7 @@ def rules_text() -> str:
             ),
             _(
                 "**Play:** the dealer's right leads; follow suit if you can; the highest card of the led suit wins. "
-                "The last trick's winners also take the monte. The bidder's side needs 6 points."
+                "The final trick's winners also take the monte. The bidder's side needs 6 points."
             ),
             _(
                 "**Signals** (leader only, if enabled): Knock = win and return this suit; Fly = that was my last "

@@ -242,7 +242,7 @@ class MightyGame(Game):
             False,
             "Joker call: a holder of Joker and Mighty may play the Mighty instead (default off)",
         ),
-        _bool_opt("show_history", False, "Show every trick of the hand, not only the last one (default off)"),
+        _bool_opt("show_history", False, "Show every trick of the hand, not only the previous one (default off)"),
         _bool_opt("show_captured", True, "Show each player's captured point cards (default on)"),
         OptionSpec("stake", 1, lo=1, hi=1_000_000, help="Stake unit; every payment is multiplied by it (default 1)"),
         OptionSpec("hands", 0, lo=0, hi=10_000, help="Hands to play; 0 = until the host ends the session (default 0)"),

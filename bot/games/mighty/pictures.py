@@ -5,11 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import _p
 from bot.images.reveal import RevealRow
 from bot.images.scene import HandScene, RevealScene, TableScene, legal_cards, plays, seat_name, seats_of
 from bot.render.cards import FRENCH_SUIT
 
+from .engine import TRICKS
+
 DECK = "french"
+
+
+def _trump(trump: str) -> str:
+    # i18n: the short "no trump" drawn after a bid's number on the table picture (20 NT), a few letters
+    return FRENCH_SUIT.get(trump) or _p("mighty short", "NT")
 
 
 def table_picture(view: dict[str, Any], names: list[str]) -> TableScene | None:
@@ -24,15 +32,15 @@ def table_picture(view: dict[str, Any], names: list[str]) -> TableScene | None:
         if view.get("friend") is not None:  # public once revealed (the view says None before)
             teams[view["friend"]] = 0
     if ph == "auction":
-        # pictures carry no words (they are not translated): "-" for a pass, tricks as won/10
+        # "-" for a pass, the high bid as "15 ♠"; then tricks won of the hand's 10
         lines = ["-" if s in view["auction"]["passed"] else "" for s in range(n)]
         hi = view["auction"].get("high")
         if hi:
-            lines[hi["seat"]] = f"{hi['n']} {FRENCH_SUIT.get(hi['trump'], 'NT')}"
+            lines[hi["seat"]] = f"{hi['n']} {_trump(hi['trump'])}"
     else:
-        lines = [f"{view['tricks_won'][s]}/10" for s in range(n)]
+        lines = [f"{view['tricks_won'][s]}/{TRICKS}" for s in range(n)]
     contract = view.get("contract") or view.get("bid")
-    centre = f"{contract['n']}{FRENCH_SUIT.get(contract['trump'], ' NT')}" if contract else None
+    centre = f"{contract['n']} {_trump(contract['trump'])}" if contract else None
     lt = view.get("last_trick") if ph == "play" else None
     return TableScene(
         deck=DECK,
@@ -52,7 +60,7 @@ def hand_picture(view: dict[str, Any]) -> HandScene | None:
 
 def reveal_picture(view: dict[str, Any], names: list[str]) -> RevealScene | None:
     """The hand just over, from the public view's ``last_hand``: each seat's captured point cards (the called
-    friend card ringed). Labels are the players' names only (pictures carry no words to translate)."""
+    friend card ringed). Labels are the players' names only."""
     last = view.get("last_hand")
     if not last or not last.get("captured"):
         return None

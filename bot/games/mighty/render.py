@@ -5,6 +5,7 @@ Built only from ``MightyGame.public_view()`` / ``view(seat)`` dicts and settleme
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.engine.protocol import Action, Settlement
@@ -200,7 +201,7 @@ def _summary_lines(s: dict[str, Any], names: list[str]) -> list[str]:
     if s.get("tricks"):
         t = s["tricks"][-1]
         # i18n: the hand's final (tenth) trick, in the hand's summary
-        lines.append(_("Last trick: {cards} → {name}.", cards=_cards([c for _, c in t["plays"]]), name=n(t["winner"])))
+        lines.append(_("Final trick: {cards} → {name}.", cards=_cards([c for _, c in t["plays"]]), name=n(t["winner"])))
     mult = ""
     if s["multipliers"]:
         mult = " × " + " × ".join(f"2 ({_multiplier(m)})" for m in s["multipliers"])
@@ -314,7 +315,7 @@ def public_panel(view: dict[str, Any], names: list[str]) -> Panel:
             lines.append(line)
         sections.append(Section(_("Captured"), _clip("\n".join(lines))))
     if view.get("last_hand") and ph in ("auction", "over"):
-        sections.append(Section(_("Last hand"), _clip("\n".join(_summary_lines(view["last_hand"], names)))))
+        sections.append(Section(_("Previous hand"), _clip("\n".join(_summary_lines(view["last_hand"], names)))))
     if view.get("hands_played"):
         st = "\n".join(f"{_name(names, s)}: {signed(t)}" for s, t in enumerate(view["totals"]))
         sections.append(Section(_("Standings"), _clip(st), True))
@@ -386,14 +387,15 @@ def _controls(view: dict[str, Any]) -> list[Control]:
             if a["type"] != "bid"
         ]
         bids = [Choice(action_label(a), a) for a in acts if a["type"] == "bid"]
-        return [Control("buttons", _("Auction"), buttons), *split_choices(bids, _("Bid…"), prefer_buttons=False)]
+        menus = split_choices(bids, _("Bid…"), prefer_buttons=False, span=_bid_span)
+        return [Control("buttons", _("Auction"), buttons), *menus]
     if ph == "change":
         b = view["bid"]
         keep = [a for a in acts if a["n"] == b["n"] and a["trump"] == b["trump"]]
         rest = [Choice(_("Change to {contract}", contract=action_label(a)), a) for a in acts if a not in keep]
         keep_choice = Choice(_("Keep {contract}", contract=action_label(keep[0])), keep[0], "primary")
         ctl = [Control("buttons", _("Contract"), [keep_choice])]
-        return ctl + split_choices(rest, _("Change trump / raise…"), prefer_buttons=False)
+        return ctl + split_choices(rest, _("Change trump / raise…"), prefer_buttons=False, span=_bid_span)
     if ph == "call":
         special = [Choice(action_label(a), a) for a in acts if a["kind"] != "card"]
         cards = [a for a in acts if a["kind"] == "card"]
@@ -404,6 +406,13 @@ def _controls(view: dict[str, Any]) -> list[Control]:
         return out + split_choices(choices, _("Call a card…"), prefer_buttons=False)
     choices = [Choice(action_label(a), a, "primary") for a in acts]
     return split_choices(choices, _("Play a card"), prefer_buttons=True)
+
+
+def _bid_span(chunk: Sequence[Choice]) -> str:
+    """A split bid menu labelled by the bids it holds: ``15–19`` (never by option positions)."""
+    numbers = [int(c.action["n"]) for c in chunk]
+    lo, hi = min(numbers), max(numbers)
+    return str(lo) if lo == hi else f"{lo}–{hi}"
 
 
 def _call_order(view: dict[str, Any]) -> list[str]:

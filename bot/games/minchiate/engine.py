@@ -45,6 +45,8 @@ from .rules import (
 TEAMS = "AB"
 CUT_MIN, CUT_MAX = 4, 93  # DECISION M-2: at least 4 cards in each packet
 MAX_CUTTER_ROB = 13
+#: tricks in a deal (§3.3: 21 cards to each of 4 players, kept at 21 by the discards; the Fola takes no part)
+TRICKS = 21
 #: a discard prompt becomes a one-card-at-a-time pick above this many discardable cards (select limit)
 MAX_COMBO_OPTIONS = 25
 #: narrative events kept in the state (views show the last 12)

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import _
 from bot.images.reveal import RevealRow
 from bot.images.scene import HandScene, RevealScene, TableScene, legal_cards, plays, seat_name, seats_of
+
+from .engine import TEAMS, TRICKS
 
 DECK = "minchiate97"
 
@@ -19,7 +22,13 @@ def table_picture(view: dict[str, Any], names: list[str]) -> TableScene | None:
     for i, key in enumerate(sorted(view.get("teams") or {})):
         for s in view["teams"][key]:
             teams[s] = i
-    lines = [f"team {'AB'[teams[s] or 0] if teams[s] is not None else '?'} · {view['tricks_won'][s]}" for s in range(n)]
+    lines = [
+        # i18n: a seat's plate on the table picture: its team (A or B) and the tricks it won of the deal's 21
+        _("team {team} · {tricks}/{total}", team=TEAMS[teams[s] or 0], tricks=view["tricks_won"][s], total=TRICKS)
+        if teams[s] is not None
+        else f"{view['tricks_won'][s]}/{TRICKS}"
+        for s in range(n)
+    ]
     lt = view.get("last_trick")
     return TableScene(
         deck=DECK,

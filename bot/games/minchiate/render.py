@@ -73,7 +73,7 @@ def _clip(text: str, limit: int) -> str:
 
 
 def _name(names: list[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else _("Seat {n}", n=seat)
+    return names[seat] if 0 <= seat < len(names) else _("Seat {n}", n=seat + 1)
 
 
 def _team_names(names: list[str], team: str) -> str:
@@ -137,8 +137,8 @@ def public_panel(view: dict[str, Any], names: list[str]) -> Panel:
     sections: list[Section] = []
     r = view["resti"]
     score = [
-        _n("Team A ({names}): {n} resti", "Team A ({names}): {n} resti", r[0], names=_team_names(names, "A")),
-        _n("Team B ({names}): {n} resti", "Team B ({names}): {n} resti", r[1], names=_team_names(names, "B")),
+        _n("Team A ({names}): {n} resto", "Team A ({names}): {n} resti", r[0], names=_team_names(names, "A")),
+        _n("Team B ({names}): {n} resto", "Team B ({names}): {n} resti", r[1], names=_team_names(names, "B")),
         _("Running difference: {diff}", diff=_diff_text(view["diff"])),
     ]
     if view["deals_per_game"] > 1:
@@ -337,10 +337,10 @@ def settlement_text(settlement: Settlement, names: list[str]) -> str:
         e = end.get(t)
         if e:
             lines.append(
-                # i18n: "last trick" is the deal's final trick, worth 10 points
+                # i18n: "final trick" is the deal's 21st trick, worth 10 points
                 _(
                     "End {team}: cards {cards} + combinations {combos} + extra cards {extra}"
-                    " + last trick {last} = {total}",
+                    " + final trick {last} = {total}",
                     team=t,
                     cards=e["cards"],
                     combos=e["combinations"],
@@ -416,7 +416,7 @@ def rules_text() -> str:
             _(
                 "**Scoring.** Capturing opponents' counting cards scores at once. Every 60 points of lead converts "
                 "to a resto during play. At the end each team counts its pile: card points, combinations, +1 per "
-                "card over 42, +10 for the last trick; the net difference gives 1 resto per started 60. "
+                "card over 42, +10 for the final trick; the net difference gives 1 resto per started 60. "
                 "Most net resti wins."
             ),
         ]

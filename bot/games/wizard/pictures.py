@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import _n
 from bot.images.scene import HandScene, RevealScene, TableScene, legal_cards, plays, seats_of
 from bot.render.cards import FRENCH_SUIT
 
@@ -14,7 +15,7 @@ DECK = "wizard60"
 def _line(view: dict[str, Any], s: int) -> str:
     tricks = view["tricks"][s]
     if not view["has_bid"][s]:
-        return f"{tricks} tricks" if view["phase"] == "play" else ""
+        return _n("{n} trick", "{n} tricks", tricks) if view["phase"] == "play" else ""
     bid = view["bids"][s]
     # secret bidding keeps the numbers private until the round ends: the plate only says that the seat has bid
     return f"{tricks} / {bid}" if bid is not None else f"{tricks} / ?"

@@ -48,7 +48,8 @@ def _trump_line(view: dict[str, Any], names: list[str]) -> str:
     if trump is None:
         if ind.startswith("JES"):
             return _("Turned: {card} — **no trump** (a Jester was turned)", card=shown)
-        return _("Turned: {card} — **no trump** (a Wizard was turned (house rule))", card=shown)
+        # the table's wizard_turned=no_trump option (the official rule lets the dealer choose)
+        return _("Turned: {card} — **no trump** (a turned Wizard means no trump at this table)", card=shown)
     suit = f"{FRENCH_SUIT[trump]} {french_suit_name(trump)}"
     if ind.startswith("WIZ"):
         return _("Turned: {card} — {name} chose **{suit}** as trump", card=shown, name=dealer, suit=suit)
@@ -322,13 +323,16 @@ def private_panel(view: dict[str, Any], names: list[str]) -> Panel:
         else:
             desc.append(_("**Your turn to play.**"))
     elif view["phase"] == "bid" and seat in view["to_move"]:
-        desc.append(
-            _n(
-                "**Your bid:** how many of the {n} tricks will you take exactly?",
-                "**Your bid:** how many of the {n} tricks will you take exactly?",
-                view["hand_size"],
+        if view["hand_size"] == 1:  # one card: not "how many of the 1 tricks"
+            desc.append(_("**Your bid:** will you take this round's only trick (1) or not (0)?"))
+        else:
+            desc.append(
+                _n(
+                    "**Your bid:** how many of the {n} tricks will you take exactly?",
+                    "**Your bid:** how many of the {n} tricks will you take exactly?",
+                    view["hand_size"],
+                )
             )
-        )
         if view["forbidden_bid"] is not None:
             desc.append(
                 _(
