@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.images import ImageCache
 from bot.ledger import Ledger
+from bot.ledger.money import MoneySettings
 from bot.preferences import Preferences
 from bot.ratings import Ratings
 from bot.storage.db import Database
@@ -32,6 +33,12 @@ class Services:
     #: whether messages show card pictures where neither the server nor the player chose (the tests' text-only
     #: e2e scenarios read embeds and turn it off)
     images_default: bool = True
+    #: the servers' money values (``/tavolo config``), one cache for every cog that shows or sets them
+    money: MoneySettings | None = None
+
+    def __post_init__(self) -> None:
+        if self.money is None:
+            self.money = MoneySettings(self.db)
 
 
 def services_of(bot: Any) -> Services:

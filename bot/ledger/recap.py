@@ -3,7 +3,7 @@
 :func:`records` takes the season's human settlement entries (:class:`RecapEntry`, in booking order) and finds:
 the biggest single-hand win, the longest winning streak, the most contracts made, the best Wizard-style bid
 accuracy, the most-played game and the closest finish (the table won by the smallest margin). Each record
-names its holder and the numbers behind it; wording is the caller's (``cogs/ledger.py``), in the server's
+names its holder and the numbers behind it; wording is the caller's (``cogs/seasons.py``), in the server's
 language. Ties go to the earlier achievement, then the smaller user id, so a recap never changes on re-reading.
 """
 

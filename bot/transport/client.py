@@ -85,6 +85,10 @@ COGS = (
     "cogs.records",
     "cogs.games",
     "cogs.ledger",
+    "cogs.standings",
+    "cogs.seasons",
+    "cogs.server_config",
+    "cogs.language",
     "cogs.tournament",
     "cogs.help",
 )

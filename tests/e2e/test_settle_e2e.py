@@ -103,7 +103,7 @@ async def test_decline_and_expiry(fake_discord: FakeDiscord, tmp_path: Path) -> 
         declined = await anna.click(proposal, label="Decline")
         assert "❌" in (await declined.reply()).text()
 
-        cog: Any = bot.get_cog("Ledger")
+        cog: Any = bot.get_cog("Payments")
         cog.payments.ttl = cog.payments.ttl * 0  # proposals now expire the moment they are made
         await anna.slash(channel, "ledger paid", user=marco, amount=10)
         proposal = await _proposal(fake, channel)

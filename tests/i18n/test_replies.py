@@ -42,17 +42,27 @@ from bot.tournaments import GuildSettings, TournamentError
 from i18n.test_panels import leftover
 
 ROOT = Path(__file__).resolve().parents[2]
+#: the cogs of the ledger's commands (balances, payments, standings, seasons, the server's settings, languages)
+LEDGER_COGS = (
+    "cogs/ledger/cog.py",
+    "cogs/ledger/payments.py",
+    "cogs/ledger/shared.py",
+    "cogs/standings.py",
+    "cogs/seasons.py",
+    "cogs/server_config.py",
+    "cogs/language.py",
+)
 #: where refusals and notices are made (the services) and answered (the cogs of this issue)
 SOURCES = (
     "bot/tables/service.py",
     "bot/tournaments/service.py",
     "bot/ledger/service.py",
     "bot/ledger/models.py",
-    "cogs/ledger.py",
+    *LEDGER_COGS,
     "cogs/tournament.py",
     "cogs/records.py",
 )
-COGS = ("cogs/ledger.py", "cogs/tournament.py", "cogs/records.py")
+COGS = (*LEDGER_COGS, "cogs/tournament.py", "cogs/records.py")
 #: the classes whose first argument is a msgid
 MSGID_TAKERS = {"TableError", "StaleAction", "TournamentError", "LedgerRefusal", "UnknownSeason", "Notice"}
 MAX_MESSAGE = 2000
@@ -434,6 +444,7 @@ def interaction(sent: Sent, bot: Bot, user: int = ALICE, *, manage: bool = True,
     return SimpleNamespace(
         user=SimpleNamespace(id=user, display_name={ALICE: "Alice", BOB: "Bob"}.get(user, f"P{user}"), roles=[]),
         guild_id=GUILD,
+        guild=None,
         channel_id=channel,
         channel=SimpleNamespace(parent_id=None),
         permissions=SimpleNamespace(manage_guild=manage),
@@ -453,8 +464,10 @@ def pseudo_readers(monkeypatch: pytest.MonkeyPatch) -> None:
         return PSEUDO
 
     # by name, not as attributes of the package: an offline bot built earlier in the run (the catalogue tests) loaded
-    # them as extensions, which puts them in sys.modules without setting cogs.tournament
-    for module in map(importlib.import_module, ("cogs.ledger", "cogs.tournament", "cogs.records")):
+    # them as extensions, which puts them in sys.modules without setting them on the package
+    names = ("cogs.ledger.cog", "cogs.ledger.payments", "cogs.ledger.shared", "cogs.standings", "cogs.seasons",
+             "cogs.server_config", "cogs.language", "cogs.tournament", "cogs.records")  # fmt: skip
+    for module in map(importlib.import_module, names):
         for name in ("reader_locale", "channel_locale"):
             if hasattr(module, name):
                 monkeypatch.setattr(module, name, qps)
@@ -497,8 +510,12 @@ async def _play_out(tables: TableService, table_id: int) -> None:
 Step = Callable[[Sent, Bot], Awaitable[None]]
 
 
-async def test_the_ledger_cog_replies_in_the_readers_language(pseudo_readers: None) -> None:
-    from cogs.ledger import LedgerCog, SeasonCloseButton
+async def test_the_ledger_cogs_reply_in_the_readers_language(pseudo_readers: None) -> None:
+    from cogs.language import LanguageCog
+    from cogs.ledger import LedgerCog, PaymentsCog
+    from cogs.seasons import SeasonCloseButton, SeasonsCog
+    from cogs.server_config import ServerConfigCog
+    from cogs.standings import StandingsCog
 
     tables = await make_service()
     ledger: Ledger = tables.ledger
@@ -511,51 +528,61 @@ async def test_the_ledger_cog_replies_in_the_readers_language(pseudo_readers: No
     await ledger.adjust(GUILD, ALICE, "stake", 5, BOB, "a correction", name="Alice")
     ratings = Ratings(ledger.db, ledger=ledger)
     settings = GuildSettings(ledger.db)
-    steps: list[tuple[str, Callable[[LedgerCog, Any], Awaitable[Any]]]] = [
-        ("balance", lambda c, i: LedgerCog.balance.callback(c, i)),
-        ("balance all", lambda c, i: LedgerCog.balance.callback(c, i, None, "all")),
-        ("history", lambda c, i: LedgerCog.history.callback(c, i)),
-        ("history empty", lambda c, i: LedgerCog.history.callback(c, i, SimpleNamespace(id=999, display_name="P9"))),
-        ("export", lambda c, i: LedgerCog.export.callback(c, i)),
-        ("leaderboard", lambda c, i: LedgerCog.leaderboard.callback(c, i, "wizard")),
-        ("leaderboard rating", lambda c, i: LedgerCog.leaderboard.callback(c, i, "wizard", "rating")),
-        ("leaderboard wins", lambda c, i: LedgerCog.leaderboard.callback(c, i, "mighty", "wins", "all")),
-        ("leaderboard unknown", lambda c, i: LedgerCog.leaderboard.callback(c, i, "skat")),
-        ("profile", lambda c, i: LedgerCog.profile.callback(c, i)),
-        ("profile empty", lambda c, i: LedgerCog.profile.callback(c, i, SimpleNamespace(id=999, display_name="P9"))),
+    #: each command's cog, made for one step
+    make: dict[type, Callable[[Bot], Any]] = {
+        LedgerCog: lambda bot: LedgerCog(bot, ledger, settings),  # type: ignore[arg-type]
+        PaymentsCog: lambda bot: PaymentsCog(bot, ledger, settings),  # type: ignore[arg-type]
+        StandingsCog: lambda bot: StandingsCog(bot, ledger, ratings, settings),  # type: ignore[arg-type]
+        SeasonsCog: lambda bot: SeasonsCog(bot, ledger, settings),  # type: ignore[arg-type]
+        ServerConfigCog: lambda bot: ServerConfigCog(bot, ledger.db, settings),  # type: ignore[arg-type]
+        LanguageCog: lambda bot: LanguageCog(bot),  # type: ignore[arg-type]
+    }
+    L, P, S, Z, C = LedgerCog, PaymentsCog, StandingsCog, SeasonsCog, ServerConfigCog
+    nobody = SimpleNamespace(id=999, display_name="P9")
+    steps: list[tuple[str, type, Callable[[Any, Any], Awaitable[Any]]]] = [
+        ("balance", L, lambda c, i: L.balance.callback(c, i)),
+        ("balance all", L, lambda c, i: L.balance.callback(c, i, None, "all")),
+        ("history", L, lambda c, i: L.history.callback(c, i)),
+        ("history empty", L, lambda c, i: L.history.callback(c, i, nobody)),
+        ("export", L, lambda c, i: L.export.callback(c, i)),
+        ("settle", P, lambda c, i: P.settle_up.callback(c, i)),
+        ("leaderboard", S, lambda c, i: S.leaderboard.callback(c, i, "wizard")),
+        ("leaderboard rating", S, lambda c, i: S.leaderboard.callback(c, i, "wizard", "rating")),
+        ("leaderboard wins", S, lambda c, i: S.leaderboard.callback(c, i, "mighty", "wins", "all")),
+        ("leaderboard unknown", S, lambda c, i: S.leaderboard.callback(c, i, "skat")),
+        ("profile", S, lambda c, i: S.profile.callback(c, i)),
+        ("profile empty", S, lambda c, i: S.profile.callback(c, i, nobody)),
         (
             "adjust",
-            lambda c, i: LedgerCog.adjust.callback(
+            L,
+            lambda c, i: L.adjust.callback(
                 c, i, SimpleNamespace(id=BOB, display_name="Bob"), "point", -3, "a correction"
             ),
         ),
         (
             "adjust refused",
-            lambda c, i: LedgerCog.adjust.callback(
-                c, i, SimpleNamespace(id=BOB, display_name="Bob"), "stake", 5, "   "
-            ),
+            L,
+            lambda c, i: L.adjust.callback(c, i, SimpleNamespace(id=BOB, display_name="Bob"), "stake", 5, "   "),
         ),
-        ("season close", lambda c, i: LedgerCog.season_close.callback(c, i)),
-        ("season confirm", lambda c, i: c.confirm_season_close(i, GUILD)),
-        ("season info", lambda c, i: LedgerCog.season_info.callback(c, i)),
-        ("season recap", lambda c, i: LedgerCog.season_recap.callback(c, i)),
-        ("chart", lambda c, i: LedgerCog.chart.callback(c, i)),
-        ("chart wizard all", lambda c, i: LedgerCog.chart.callback(c, i, None, "wizard", "all")),
-        ("chart nobody", lambda c, i: LedgerCog.chart.callback(c, i, SimpleNamespace(id=999, display_name="P9"))),
-        ("config", lambda c, i: LedgerCog.config.callback(c, i, None, None, False, "off")),
+        ("season close", Z, lambda c, i: Z.season_close.callback(c, i)),
+        ("season confirm", Z, lambda c, i: c.confirm_season_close(i, GUILD)),
+        ("season info", Z, lambda c, i: Z.season_info.callback(c, i)),
+        ("season recap", Z, lambda c, i: Z.season_recap.callback(c, i)),
+        ("chart", S, lambda c, i: S.chart.callback(c, i)),
+        ("chart wizard all", S, lambda c, i: S.chart.callback(c, i, None, "wizard", "all")),
+        ("chart nobody", S, lambda c, i: S.chart.callback(c, i, nobody)),
+        ("config", C, lambda c, i: C.config.callback(c, i, None, None, False, "off")),
     ]
-    for where, step in steps:
+    for where, kind, step in steps:
         sent = Sent()
         bot = Bot(sent)
-        cog = LedgerCog(bot, ledger, ratings, settings)  # type: ignore[arg-type]
-        await step(cog, interaction(sent, bot))
+        await step(make[kind](bot), interaction(sent, bot))
         _check(sent, _cog_data({"a correction"}), where)
-    for where, step in steps:
+    for where, kind, step in steps:
         if where in ("export", "adjust", "season close", "season confirm", "config"):
             sent = Sent()
             bot = Bot(sent)
-            cog = LedgerCog(bot, ledger, ratings, settings)  # type: ignore[arg-type]
-            await step(cog, interaction(sent, bot, BOB, manage=False))  # refused: not an admin
+            await step(make[kind](bot), interaction(sent, bot, BOB, manage=False))  # refused: not an admin
             _check(sent, _cog_data(), where + " (not an admin)")
     sent = Sent()
     with using(PSEUDO):

@@ -17,7 +17,7 @@ from bot.ledger import Ledger, SeatRef
 from bot.ledger.chart import FORM_LENGTH, load_chart, recent_form
 from bot.ledger.texts import amount_text
 from bot.storage.db import Database
-from cogs.ledger import chart_text, legend_line, standings_of
+from cogs.standings import chart_text, legend_line, standings_of
 
 GUILD = 42
 USERS = list(range(1, 9))

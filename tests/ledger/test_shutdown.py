@@ -1,4 +1,4 @@
-"""The ledger cog's rating sync never outlives the database: unloading the cog (the bot does it before closing
+"""The standings cog's rating sync never outlives the database: unloading the cog (the bot does it before closing
 the database) waits for a pass in flight and starts no new one."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from cogs.ledger import LedgerCog
+from cogs.standings import StandingsCog
 
 
 class SlowRatings:
@@ -33,7 +33,7 @@ class Bot:
 
 async def test_unload_waits_for_the_sync_in_flight_and_starts_none_after() -> None:
     ratings = SlowRatings()
-    cog = LedgerCog(Bot(), ledger=object(), ratings=ratings, settings=object())  # type: ignore[arg-type]
+    cog = StandingsCog(Bot(), ledger=object(), ratings=ratings, settings=object())  # type: ignore[arg-type]
     cog.schedule_sync()
     await asyncio.sleep(0)  # the pass starts
     assert ratings.passes == 1
