@@ -178,8 +178,7 @@ function receive(f: ServerFrame, conn: Connection): void {
 
 /** A hand settled since the page last looked opens its reveal (not the one a page finds when it opens). */
 function noteReveal(key: string, view: View): void {
-  const k = view.reveal?.key;
-  if (k === undefined) return;
+  const k = view.reveal?.key ?? 0;
   const before = app.revealed.get(key);
   app.revealed.set(key, k);
   if (before !== undefined && k > before && view.status === "running") {

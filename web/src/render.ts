@@ -420,6 +420,7 @@ function numberAsk(a: Ask, i: number, texts: Texts, h: Handlers, box: HTMLElemen
 function comboAsk(view: View, a: Ask, texts: Texts, h: Handlers, box: HTMLElement): HTMLElement {
   const fields = a.fields ?? [];
   const inHand = new Set(view.private?.hand?.cards ?? []);
+  const byHand = handField(view)?.key;
   let complete = true;
   for (const f of fields) {
     const picked = h.picks(f.key);
@@ -433,7 +434,7 @@ function comboAsk(view: View, a: Ask, texts: Texts, h: Handlers, box: HTMLElemen
     group.dataset.count = String(f.count);
     // the cards of the hand are picked in the hand; only others (a kitty, a monte) get chips here
     for (const [label, value] of f.options) {
-      if (inHand.has(value)) continue;
+      if (f.key === byHand && inHand.has(value)) continue;
       const on = picked.includes(value);
       const chip = button(label, "chip" + (on ? " on" : ""), () => togglePick(h, f.key, f.count, value));
       chip.dataset.value = value;
@@ -612,7 +613,9 @@ export function fitHand(root: ParentNode): void {
   // a big hand (Minchiate's 21) on a narrow screen: two rows, the back row showing the cards' upper corners
   const rows = n > 14 && (room - cardW) / (n - 1) < cardW * 0.34 ? 2 : 1;
   const perRow = Math.ceil(n / rows);
-  row.style.height = `${Math.round(cardH + (rows - 1) * cardH * 0.4 + 30)}px`;
+  // the arc lowers the outer cards: the row is raised by as much, so that no card leaves the screen
+  const sag = ((perRow - 1) / 2) ** 2 * fan * 0.3;
+  row.style.height = `${Math.round(cardH + (rows - 1) * cardH * 0.4 + 36 + sag)}px`;
   cards.forEach((c, i) => {
     const r = rows === 2 && i < perRow ? 0 : rows - 1;
     const k = rows === 2 && r === 1 ? n - perRow : perRow;
@@ -621,7 +624,7 @@ export function fitHand(root: ParentNode): void {
     const left = (row.clientWidth - (cardW + step * (k - 1))) / 2;
     const off = j - (k - 1) / 2;
     c.style.left = `${left + j * step}px`;
-    c.style.bottom = `${4 + (rows - 1 - r) * cardH * 0.4}px`;
+    c.style.bottom = `${10 + sag + (rows - 1 - r) * cardH * 0.4}px`;
     c.style.setProperty("--rot", `${(off * fan).toFixed(2)}deg`);
     c.style.setProperty("--drop", `${(off * off * fan * 0.3).toFixed(1)}px`);
     c.style.zIndex = String(i + 1);
@@ -681,7 +684,16 @@ function sheetFor(view: View, texts: Texts, h: Handlers, which: string): HTMLEle
   } else if (which === "menu") {
     title = texts.menu ?? "";
     const row = el("div", "menu-buttons");
-    for (const b of view.buttons) if (OPS_IN_MENU.has(b.op)) row.append(opButton(b.op, b.label, b.style, h));
+    for (const b of view.buttons) {
+      if (!OPS_IN_MENU.has(b.op)) continue;
+      // the menu closes first: the confirmation it may ask comes on its own
+      const go = button(b.label, `op ${b.style ?? "secondary"}`, () => {
+        close();
+        h.lobby(b.op);
+      });
+      go.dataset.op = b.op;
+      row.append(go);
+    }
     body.append(row);
   } else if (which === "reveal" && view.reveal) {
     body.append(revealBody(view, view.reveal));
