@@ -144,7 +144,6 @@ def public_view(t: Table) -> dict[str, Any]:
         "levels": levels,
         "scene": _scene(screen.picture, t, screen.plates),
         "reveal": _reveal(t),
-        "host": str(t.host_id),
         "private": None,
         "deadline": int(t.deadline * 1000) if t.deadline is not None and t.status == "running" else None,
         "to_move": sorted(t.game.to_move()) if t.game is not None and t.status == "running" else [],
