@@ -155,17 +155,19 @@ async def open_seat(
     width: int = 420,
     height: int = 760,
     clock: float | None = None,
+    reduced_motion: bool = False,
 ) -> Seat:
     """A new browser context (its own storage, like another person's phone) with the harness around the
     client; returns once the client's iframe exists (the SDK steps run on their own). ``clock``: install
     Playwright's fake clock at that time (epoch seconds)."""
     viewport = {"width": width, "height": height}
+    extra: dict[str, Any] = {"reduced_motion": "reduce"} if reduced_motion else {}
     try:
         # the harness's page is "public" (discord.com) and the bot listens on loopback: Chromium's Local Network
         # Access asks the user first, as it would for a real Discord client talking to a bot on one's own machine
-        context = await browser.new_context(viewport=viewport, permissions=["local-network-access"])
+        context = await browser.new_context(viewport=viewport, permissions=["local-network-access"], **extra)
     except Exception:  # an older Chromium without that permission (nor the check)
-        context = await browser.new_context(viewport=viewport)
+        context = await browser.new_context(viewport=viewport, **extra)
     if clock is not None:  # the page's time starts there (epoch seconds), under the test's control
         await context.clock.install(time=clock)
     page = await context.new_page()

@@ -53,7 +53,7 @@ def table_at(game: str, until: Callable[[Table], bool]) -> Table:
     raise AssertionError(f"no {game} table reached the state")
 
 
-async def page(browser: Any, stub: GameStub, width: int = 390, height: int = 844) -> Seat:
+async def page(browser: Any, stub: GameStub, width: int = 390, height: int = 844, **kw: Any) -> Seat:
     seat = await open_seat(
         browser,
         stub.url,
@@ -66,6 +66,7 @@ async def page(browser: Any, stub: GameStub, width: int = 390, height: int = 844
         guild_id="10",
         width=width,
         height=height,
+        **kw,
     )
     await seat.frame.wait_for_selector(".table")
     return seat
@@ -144,6 +145,34 @@ async def test_the_keyboard_plays_a_card(browser: Any) -> None:
         await wait_for(lambda: True)
         await seat.frame.wait_for_function("document.getElementById('live').textContent.includes('Alice')")
         assert await live.get_attribute("aria-live") == "polite"
+    finally:
+        await stub.stop()
+
+
+def last_to_play(t: Table) -> bool:
+    """Seat 0 plays the trick's last card (a trick is completed by the page's tap)."""
+    assert t.game is not None
+    n = len(t.seats)
+    view = t.game.public_view()
+    # (not the round's last trick: the next round starts with no previous trick)
+    last = len(t.game.view(0)["hand"]) == 1
+    return phase(t) == "play" and to_move(t) and len(view["trick"]["plays"]) == n - 1 and not last
+
+
+@pytest.mark.parametrize("reduced", [False, True])
+async def test_a_completed_trick_goes_to_its_winner_unless_motion_is_reduced(browser: Any, reduced: bool) -> None:
+    stub = await GameStub(table_at("wizard", last_to_play), auto=False).start()
+    try:
+        seat = await page(browser, stub, reduced_motion=reduced)
+        legal = await seat.frame.eval_on_selector_all(".hand .card.legal", "cs => cs.map((c) => c.dataset.card)")
+        await seat.play_card(legal[0])
+        await wait_for(lambda: len(stub.acts) == 1)
+        await seat.frame.wait_for_selector(f'.table[data-version="{stub.table.version}"]')
+        # the trick the page completed is drawn over the table on its way to the winner (planned from the views)
+        ghosts = await seat.frame.locator(".fx .card.ghost").count()
+        assert ghosts == (0 if reduced else len(stub.table.seats))
+        live = await seat.frame.locator("#live").text_content() or ""
+        assert "won a trick" in live
     finally:
         await stub.stop()
 

@@ -247,6 +247,11 @@ function draw(): void {
   root.replaceChildren(...nodes);
   layout();
   if (mark) root.querySelector<HTMLElement>(mark)?.focus();
+  // a panel that just opened takes the focus (Escape closes it; Tab stays on its buttons)
+  const active = document.activeElement;
+  if ((!active || active === document.body) && root.querySelector(".sheet")) {
+    root.querySelector<HTMLElement>(".sheet .close")?.focus();
+  }
   if (held) {
     const fresh = !before || before.key !== key;
     if (!fresh && before.version !== held.version) {
