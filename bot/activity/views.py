@@ -107,7 +107,8 @@ def _scene(
         "last_winner": scene.last_winner,
         "bottom_seat": scene.bottom_seat,
         "clockwise": scene.clockwise,
-        "plates": _plates(t, plates or []) if t is not None else [],
+        # (a game whose renderer draws no plates keeps the picture's seat lines)
+        "plates": _plates(t, plates) if t is not None and plates else [],
     }
 
 

@@ -151,6 +151,7 @@ function plateLabel(view: View, texts: Texts, i: number): string {
   for (const c of p?.chips ?? []) parts.push(`${c.label} ${c.value}`);
   if (p?.away) parts.push(texts.away ?? "");
   else if (p?.computer) parts.push(texts.computer ?? "");
+  if (!p && s.line) parts.push(s.line);
   if (s.active) parts.push(i === view.seat ? (texts.your_turn ?? "") : fill(texts.turn_of, { name: s.name }));
   return parts.filter(Boolean).join(", ");
 }
@@ -158,7 +159,7 @@ function plateLabel(view: View, texts: Texts, i: number): string {
 function plate(view: View, texts: Texts, i: number, h: Handlers): HTMLElement {
   const scene = view.scene!;
   const s = scene.seats[i];
-  const p: Plate | undefined = scene.plates?.[i];
+  const p: Plate | undefined = scene.plates?.length ? scene.plates[i] : undefined;
   const node = el(
     "div",
     "seat" +
