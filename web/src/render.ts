@@ -331,6 +331,7 @@ function askNode(view: View, a: Ask, i: number, texts: Texts, h: Handlers): HTML
     for (const o of options) {
       const b = send(o, h, "symbol");
       b.textContent = o.text ?? o.label;
+      if (o.text === "♥" || o.text === "♦") b.classList.add("red");
       b.setAttribute("aria-label", o.label);
       b.title = o.label;
       if (o.name && o.name !== o.text) b.append(el("small", "", o.name));
