@@ -225,7 +225,7 @@ class Hub:
                 if t.is_open:  # (a closed table's last views are built once: nothing to share them with later)
                     cached[1][locale] = public
             forced = self.service.forced_action(t, seat) if seat is not None and t.game is not None else None
-            return views.with_seat(public, t, seat, forced)
+            return views.with_seat(public, t, seat, forced, conn.user_id)
 
     async def _push(self, conn: Connection, table_id: int) -> None:
         t = self.service.tables.get(table_id) or self._closed.get(table_id)

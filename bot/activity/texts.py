@@ -4,7 +4,7 @@ refusals (``refused`` / ``error`` frames and the HTTP errors), all from the cata
 from __future__ import annotations
 
 from bot.errors import Refusal
-from bot.i18n import N_, _
+from bot.i18n import N_, _, _p
 from bot.i18n import names as ui
 from bot.render.errors import error_text
 from bot.tables.service import StaleAction
@@ -29,6 +29,15 @@ CLIENT_TEXTS: dict[str, str] = {
     # the trick just played (never the hand's final one): one term with the Discord messages' "Previous trick"
     "last_trick": N_("Previous trick"),
     "finished": N_("This table is over."),
+    "score_sheet": N_("Score sheet"),
+    "menu": N_("Table menu"),
+    "close": N_("Close"),
+    "turn_of": N_("{name} to move"),
+    "played": N_("{name} played {card}."),
+    "won_trick": N_("{name} won a trick."),
+    "tap_again": N_("Tap again to play"),
+    "your_hand": N_("Your hand"),
+    "chosen": N_("{n} of {count} chosen"),
     # the confirmations the Discord message asks for (cogs/tables.py), in the same words
     "yes": N_("Yes"),
     "yes_leave": N_("Yes, leave"),
@@ -75,6 +84,11 @@ _SERVICE_CODES = {
 def client_texts() -> dict[str, str]:
     """The page's words in the current locale."""
     words = {key: _(msgid) for key, msgid in CLIENT_TEXTS.items()}
+    # the seat plates' marks (a plate's own values and labels come with each view)
+    words["dealer"] = _p("seat plate", "Dealer")
+    words["computer"] = _p("seat plate", "Computer")
+    words["away"] = _p("seat plate", "Away")
+    words["passed"] = _p("seat plate", "Passed")
     words["confirm_leave"] = _(_CONFIRM_LEAVE, back=ui.label(ui.BACK))
     return words
 

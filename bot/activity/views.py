@@ -11,14 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.protocol import Action
-from bot.i18n import N_, _
+from bot.games import registry
+from bot.i18n import N_, _, _p
 from bot.i18n import names as ui
 from bot.images.scene import HandScene, TableScene
-from bot.render.base import Control, Panel
+from bot.render.base import Control, Panel, SeatPlate
 from bot.tables import screens
 from bot.tables.model import Table
 
-__all__ = ["BUTTONS", "diff", "public_view", "view_of", "with_seat"]
+from .asks import asks_of
+
+__all__ = ["BUTTONS", "diff", "offered_ops", "public_view", "view_of", "with_seat"]
 
 #: the table message's buttons the Activity offers (op -> label msgid, style), with the Discord buttons' labels;
 #: **My hand** makes no sense in the frame (the page shows the hand)
@@ -61,7 +64,36 @@ def _control(c: Control) -> dict[str, Any]:
     }
 
 
-def _scene(scene: TableScene | None) -> dict[str, Any] | None:
+def _plates(t: Table, plates: list[SeatPlate]) -> list[dict[str, Any]]:
+    """Each seat's plate with its labels in the reader's language (the page draws it, and reads it out)."""
+    out = []
+    for i, seat in enumerate(t.seats):
+        p = plates[i] if i < len(plates) else SeatPlate()
+        chips = []
+        if p.bid is not None:
+            chips.append({"kind": "bid", "label": _p("seat plate", "Bid"), "value": p.bid})
+        if p.tricks is not None:
+            chips.append({"kind": "tricks", "label": _p("seat plate", "Tricks"), "value": str(p.tricks)})
+        if p.points is not None:
+            chips.append({"kind": "points", "label": _p("seat plate", "Points"), "value": str(p.points)})
+        if p.score is not None:
+            chips.append({"kind": "score", "label": _p("seat plate", "Score"), "value": str(p.score)})
+        out.append(
+            {
+                "chips": chips,
+                "dealer": p.dealer,
+                "role": p.role,
+                "passed": p.passed,
+                "computer": seat.is_computer,
+                "away": seat.away,
+            }
+        )
+    return out
+
+
+def _scene(
+    scene: TableScene | None, t: Table | None = None, plates: list[SeatPlate] | None = None
+) -> dict[str, Any] | None:
     if scene is None:
         return None
     return {
@@ -75,6 +107,8 @@ def _scene(scene: TableScene | None) -> dict[str, Any] | None:
         "last_winner": scene.last_winner,
         "bottom_seat": scene.bottom_seat,
         "clockwise": scene.clockwise,
+        # (a game whose renderer draws no plates keeps the picture's seat lines)
+        "plates": _plates(t, plates) if t is not None and plates else [],
     }
 
 
@@ -109,33 +143,120 @@ def public_view(t: Table) -> dict[str, Any]:
         **_panel(screen.panel),
         "buttons": buttons,
         "levels": levels,
-        "scene": _scene(screen.picture),
+        "scene": _scene(screen.picture, t, screen.plates),
+        "reveal": _reveal(t),
         "private": None,
         "deadline": int(t.deadline * 1000) if t.deadline is not None and t.status == "running" else None,
         "to_move": sorted(t.game.to_move()) if t.game is not None and t.status == "running" else [],
     }
 
 
-def with_seat(public: dict[str, Any], t: Table, seat: int | None, forced: Action | None = None) -> dict[str, Any]:
-    """``public`` completed for ``seat`` (None: a spectator, who gets it as it is) in the current locale.
-    ``forced``: the action the service plays for that seat at once (:meth:`TableService.forced_action`), which
-    gets no control."""
-    view = {**public, "seat": seat}
+def _reveal(t: Table) -> dict[str, Any] | None:
+    """The hand settled last, from the public view: its result (the settlement's text) and the cards it reveals
+    (each side's counting cards); ``key`` changes with each settled hand (the page shows each reveal once)."""
+    if t.game is None:
+        return None
+    settled = t.game.settlements()
+    if not settled:
+        return None
+    scene = screens.reveal_scene(t)
+    return {
+        "key": len(settled),
+        "text": screens.settlement_text(t, settled[-1]),
+        "deck": scene.deck if scene is not None else None,
+        "rows": [
+            {"label": r.label, "cards": list(r.cards), "ringed": sorted(r.highlight)}
+            for r in (scene.rows if scene is not None else ())
+        ],
+    }
+
+
+def offered_ops(t: Table, seat: int | None, user_id: int | None) -> set[str]:
+    """The table operations this reader may use: **Join** for one not seated, the host's controls for the host
+    (start, computers, cancel, end), **Leave** and the vote for a player, **I'm back** for an away player, **Play
+    again** for the players of a finished table."""
+    host = user_id is not None and user_id == t.host_id
+    away = seat is not None and t.seats[seat].away
+    ops = {
+        "join": seat is None,
+        "leave": seat is not None,
+        "bot": host,
+        "unbot": host,
+        "start": host,
+        "cancel": host,
+        "end": host,
+        "back": away,
+        "vote": seat is not None,
+        "again": seat is not None,
+    }
+    return {op for op, ok in ops.items() if ok}
+
+
+def _labels(t: Table, codes: set[str]) -> dict[str, str]:
+    label = registry.renderer(t.game_id).card_label
+    return {c: label(c) for c in sorted(codes)}
+
+
+def _codes(view: dict[str, Any]) -> set[str]:
+    """Every card the reader's view shows (its names go with the view: the page speaks them)."""
+    codes: set[str] = set()
+    scene = view.get("scene") or {}
+    codes |= {c for _s, c in scene.get("trick") or []} | {c for _s, c in scene.get("last_trick") or []}
+    if scene.get("centre_card"):
+        codes.add(scene["centre_card"])
+    for row in (view.get("reveal") or {}).get("rows") or []:
+        codes |= set(row["cards"])
+    private = view.get("private") or {}
+    codes |= set((private.get("hand") or {}).get("cards") or [])
+    for ask in private.get("asks") or []:
+        codes |= set(ask.get("cards") or {})
+        codes |= {o["card"] for o in ask.get("options") or [] if "card" in o}
+    return codes
+
+
+def with_seat(
+    public: dict[str, Any], t: Table, seat: int | None, forced: Action | None = None, user_id: int | None = None
+) -> dict[str, Any]:
+    """``public`` completed for ``seat`` (None: a spectator) and its reader ``user_id`` in the current locale:
+    the table buttons this reader may use, and the seat's private part. ``forced``: the action the service plays
+    for that seat at once (:meth:`TableService.forced_action`), which gets no control."""
+    ops = offered_ops(t, seat, user_id)
+    view = {**public, "seat": seat, "buttons": [b for b in public["buttons"] if b["op"] in ops]}
     if seat is not None and t.game is not None:
         ss = screens.seat_screen(t, seat, forced)
+        hand = _hand(ss.picture)
+        cards = hand["cards"] if hand else []
+        spec = registry.get(t.game_id)
+        asks = asks_of(
+            ss.panel.controls,
+            cards,
+            registry.renderer(t.game_id).card_label,
+            spec.deck,
+            screens.combo_fields(t, seat) if ss.panel.controls else None,
+        )
+        if hand is not None:
+            hand_asks = [a for a in asks if a["kind"] == "hand"]
+            plays = {c for a in hand_asks for c in a["cards"]}
+            # the hand's other cards are dimmed while the seat plays a card: each says why, in the game's words
+            playing = any(o["action"].get("type") == "play" for a in hand_asks for c in a["cards"].values() for o in c)
+            others = [c for c in cards if c not in plays]
+            hand["why"] = screens.play_refusals(t, seat, others) if playing else {}
+            hand["idle"] = None if screens.is_moving(t, seat) or t.status != "running" else _("It is not your turn.")
         view["private"] = {
             **_panel(ss.panel),
             "controls": [_control(c) for c in ss.panel.controls],
-            "hand": _hand(ss.picture),
+            "asks": asks,
+            "hand": hand,
             "hint": ss.hint,
             "away": ss.away,
         }
+    view["cards"] = _labels(t, _codes(view))
     return view
 
 
-def view_of(t: Table, seat: int | None, forced: Action | None = None) -> dict[str, Any]:
-    """The VIEW of ``t`` for ``seat`` (None: a spectator) in the current locale."""
-    return with_seat(public_view(t), t, seat, forced)
+def view_of(t: Table, seat: int | None, forced: Action | None = None, user_id: int | None = None) -> dict[str, Any]:
+    """The VIEW of ``t`` for ``seat`` (None: a spectator) and its reader ``user_id`` in the current locale."""
+    return with_seat(public_view(t), t, seat, forced, user_id)
 
 
 def diff(old: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], list[str]] | None:

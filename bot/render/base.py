@@ -70,6 +70,28 @@ class Control:
     choices: list[Choice] = field(default_factory=list)
     base_action: Action | None = None
     fields: list[ComboField] = field(default_factory=list)
+    #: the placeholder of the whole list when :func:`split_choices` cut it into menus (each says its range); a
+    #: front-end without Discord's limits shows the list as one control under this
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPlate:
+    """What a front-end's seat plate shows of one seat, from the public view only: values without words (the
+    front-end labels them), except ``role``, which is already in the reader's language."""
+
+    #: the seat's bid or contract as text (``?``: made but secret), ``None``: none to show
+    bid: str | None = None
+    tricks: int | None = None
+    #: card points taken in this hand (games that count points, not tricks)
+    points: int | None = None
+    #: the running total of the game
+    score: int | None = None
+    dealer: bool = False
+    #: the seat's public side, e.g. "Declarer", "Friend" once revealed, "Team A"
+    role: str | None = None
+    #: the seat passed in the auction
+    passed: bool = False
 
 
 @dataclass(slots=True)
@@ -121,7 +143,7 @@ def split_choices(
     if not choices:
         return []
     if prefer_buttons and len(choices) <= 20:
-        return [Control("buttons", placeholder, choices)]
+        return [Control("buttons", placeholder, choices, title=placeholder)]
     out: list[Control] = []
     for i in range(0, len(choices), MAX_SELECT_OPTIONS):
         chunk = choices[i : i + MAX_SELECT_OPTIONS]
@@ -130,7 +152,7 @@ def split_choices(
         else:
             words = span(chunk) if span is not None else _label_span(chunk)
             ph = f"{placeholder} ({words})"
-        out.append(Control("select", ph, chunk))
+        out.append(Control("select", ph, chunk, title=placeholder))
     return out
 
 

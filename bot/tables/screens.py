@@ -8,6 +8,7 @@ gets *I'm back*, an open-ended session a vote) live here or in the service, neve
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +22,8 @@ from bot.i18n import names as ui
 from bot.images.scene import HandScene, RevealScene, TableScene
 from bot.ledger.money import MoneyValue
 from bot.ledger.texts import amount_text
-from bot.render.base import Panel, Section, fit
+from bot.render.base import Panel, SeatPlate, Section, fit
+from bot.render.errors import error_text
 
 from .model import Table
 
@@ -79,6 +81,8 @@ class TableScreen:
     levels: list[str] = field(default_factory=list)
     #: what the table picture shows (``None``: no picture, e.g. the lobby or a game without pictures)
     picture: TableScene | None = None
+    #: what each seat's plate shows (a front-end that draws its own table: the Activity), from the public view
+    plates: list[SeatPlate] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -124,14 +128,20 @@ def table_screen(t: Table) -> TableScreen:
         closed = _p("table", "finished") if t.status == "finished" else _p("table", "cancelled")
         panel.title = f"{panel.title} — {closed}"
         again = t.status == "finished" and t.tournament_id is None
-        return TableScreen(fit(panel), ["again"] if again else [], picture=picture if t.status == "finished" else None)
+        shown = picture if t.status == "finished" else None
+        return TableScreen(fit(panel), ["again"] if again else [], picture=shown, plates=_plates(t, public))
     buttons = ["hand"]
     if away:
         buttons.append("back")
     if game.open_ended:
         buttons.append("vote")  # open-ended sessions: everyone may vote to stop after the current hand
     buttons.append("end")
-    return TableScreen(fit(panel), buttons, picture=picture)
+    return TableScreen(fit(panel), buttons, picture=picture, plates=_plates(t, public))
+
+
+def _plates(t: Table, public: dict[str, Any]) -> list[SeatPlate]:
+    make = getattr(registry.renderer(t.game_id), "seat_plates", None)
+    return list(make(public, t.names)) if make is not None else []
 
 
 def _lobby_screen(t: Table) -> TableScreen:
@@ -199,6 +209,23 @@ def seat_screen(t: Table, seat: int, forced: Action | None) -> SeatScreen:
         picture = HandScene(picture.deck, picture.cards_shown, None, picture.groups)
     hint = bool(t.options.get("hints")) and live and not away and len(legal) > 1 and seat in game.to_move()
     return SeatScreen(fit(panel), legal, live, away, picture, hint)
+
+
+def play_refusals(t: Table, seat: int, cards: list[str]) -> dict[str, str]:
+    """Why each of ``cards`` (of the seat's hand, not among its legal plays) may not be played now, in the game's
+    own words: what the engine would answer, asked of a copy (the table's game is never touched)."""
+    if t.game is None or not cards:
+        return {}
+    trial = copy.deepcopy(t.game)
+    out = {}
+    for card in cards:
+        try:
+            trial.apply(seat, {"type": "play", "card": card})
+        except IllegalAction as e:
+            out[card] = error_text(e, t.game_id)
+        else:  # (cannot happen for a card that is not legal; a copy that moved on is thrown away)
+            trial = copy.deepcopy(t.game)
+    return out
 
 
 def is_moving(t: Table, seat: int) -> bool:

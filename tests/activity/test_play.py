@@ -56,9 +56,12 @@ async def test_lobby_from_the_pages(make_rig: RigFactory) -> None:
     assert welcome["seat_of"] == {str(tid): None}
     view = pb.views[tid]
     assert view["status"] == "lobby" and view["private"] is None
-    assert [b["op"] for b in view["buttons"]] == ["join", "leave", "bot", "unbot", "start", "cancel"]
+    # each page is offered what its reader may do: Join to Bob (not seated), the host's controls to Alice
+    assert [b["op"] for b in view["buttons"]] == ["join"]
+    assert [b["op"] for b in pa.views[tid]["buttons"]] == ["leave", "bot", "unbot", "start", "cancel"]
     assert (await pb.lobby(tid, "join"))["t"] == "ok"
     await pa.wait(lambda: "player1" in json.dumps(pa.views[tid]["sections"]), "bob seated")
+    await pb.wait(lambda: [b["op"] for b in pb.views[tid]["buttons"]] == ["leave"], "bob's Leave")
     # only the host adds computers or starts
     refused = await pb.lobby(tid, "bot")
     assert refused["t"] == "refused" and refused["text"]

@@ -73,6 +73,21 @@ window.addEventListener("message", (ev) => {
 </script></body></html>"""
 
 
+#: a point near a hand card's top-left corner, on the card as its fan transform (translateY, then a rotation
+#: about the bottom centre) placed it, in the frame's coordinates
+_CORNER_JS = """(c) => {
+  const row = c.parentElement.getBoundingClientRect();
+  const w = c.offsetWidth, h = c.offsetHeight;
+  const x0 = row.left + c.offsetLeft, y0 = row.top + c.offsetTop;
+
+  const m = new DOMMatrix(getComputedStyle(c).transform);
+  const ox = x0 + w / 2, oy = y0 + h;
+  const px = 8 - w / 2, py = 0.22 * h - h;
+
+  return [ox + m.a * px + m.c * py + m.e, oy + m.b * px + m.d * py + m.f];
+}"""
+
+
 def _in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 
@@ -87,8 +102,19 @@ class Seat:
     errors: list[str]
 
     async def tap_card(self, code: str) -> None:
-        """Tap a card of the hand where a thumb would: its top-left corner, which the next card never covers."""
-        await self.frame.locator(f'.hand .card[data-card="{code}"]').click(position={"x": 5, "y": 12})
+        """Tap a card of the hand where a thumb would: near its top-left corner, which the next card never covers
+        (the point found on the card as the fan turned it)."""
+        card = self.frame.locator(f'.hand .card[data-card="{code}"]')
+        await card.wait_for()
+        x, y = await card.evaluate(_CORNER_JS)
+        box = await (await self.page.query_selector("iframe#activity")).bounding_box()  # type: ignore[union-attr]
+        await self.page.mouse.click(box["x"] + x, box["y"] + y)
+
+    async def play_card(self, code: str) -> None:
+        """Play a card as a person does: a first tap lifts it, a second plays it."""
+        await self.tap_card(code)
+        await self.frame.locator(f'.hand .card.lifted[data-card="{code}"]').wait_for()
+        await self.tap_card(code)
 
     async def sdk_commands(self) -> list[str]:
         return [c["cmd"] for c in await self.page.evaluate("window.__sdk.commands")]
@@ -129,17 +155,19 @@ async def open_seat(
     width: int = 420,
     height: int = 760,
     clock: float | None = None,
+    reduced_motion: bool = False,
 ) -> Seat:
     """A new browser context (its own storage, like another person's phone) with the harness around the
     client; returns once the client's iframe exists (the SDK steps run on their own). ``clock``: install
     Playwright's fake clock at that time (epoch seconds)."""
     viewport = {"width": width, "height": height}
+    extra: dict[str, Any] = {"reduced_motion": "reduce"} if reduced_motion else {}
     try:
         # the harness's page is "public" (discord.com) and the bot listens on loopback: Chromium's Local Network
         # Access asks the user first, as it would for a real Discord client talking to a bot on one's own machine
-        context = await browser.new_context(viewport=viewport, permissions=["local-network-access"])
+        context = await browser.new_context(viewport=viewport, permissions=["local-network-access"], **extra)
     except Exception:  # an older Chromium without that permission (nor the check)
-        context = await browser.new_context(viewport=viewport)
+        context = await browser.new_context(viewport=viewport, **extra)
     if clock is not None:  # the page's time starts there (epoch seconds), under the test's control
         await context.clock.install(time=clock)
     page = await context.new_page()

@@ -1,5 +1,6 @@
-"""A person at an Activity page, in a real browser: reads only what the page shows (raised cards, buttons,
-menus, a combination's chips) and taps one of them, as a player would; the bot's refusal shows as a toast."""
+"""A person at an Activity page, in a real browser: reads only what the page shows (playable cards, the choices'
+controls, a card picker, a combination's cards) and taps them, as a player would; the bot's refusal shows as a
+toast."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from .harness import Seat
 _OFFERS_JS = """() => {
   const out = [];
   document.querySelectorAll('.hand .card.legal').forEach((c) => out.push(['card', c.dataset.card]));
-  document.querySelectorAll('.private .control.buttons button.choice').forEach((b, i) => out.push(['button', i]));
-  document.querySelectorAll('.private select.control').forEach((s, i) => out.push(['select', i]));
-  document.querySelectorAll('.private .control.combo').forEach((c, i) => out.push(['combo', i]));
+  document.querySelectorAll('.asks button.send:not([disabled])').forEach((b, i) => out.push(['button', i]));
+  document.querySelectorAll('.asks .pick-cards').forEach((b, i) => out.push(['picker', i]));
+  document.querySelectorAll('.asks .ask.combo').forEach((c, i) => out.push(['combo', i]));
   return out;
 }"""
 
@@ -44,27 +45,36 @@ async def tap(rng: random.Random, seat: Seat, offer: tuple[str, Any]) -> None:
     frame = seat.frame
     kind, which = offer
     if kind == "card":
-        await seat.tap_card(which)
+        await seat.play_card(which)
         chooser = frame.locator(".modal button")
         if await chooser.count():
             await chooser.nth(rng.randrange(await chooser.count())).click()
     elif kind == "button":
-        await frame.locator(".private .control.buttons button.choice").nth(which).click()
-    elif kind == "select":
-        menu = frame.locator(".private select.control").nth(which)
-        n = await menu.locator("option").count()
-        await menu.select_option(str(rng.randrange(n - 1)))
+        await frame.locator(".asks button.send:not([disabled])").nth(which).click()
+    elif kind == "picker":
+        await frame.locator(".asks .pick-cards").nth(which).click()
+        cards = frame.locator(".card-picker .card")
+        await cards.nth(rng.randrange(await cards.count())).click()
+        await frame.locator(".card-picker .confirm").click()
     else:
-        combo = frame.locator(".private .control.combo").nth(which)
+        combo = frame.locator(".asks .ask.combo").nth(which)
         for i in range(await combo.locator(".field").count()):
             field = combo.locator(".field").nth(i)
             count = int(await field.get_attribute("data-count") or "1")
-            chips = field.locator(".chip")
-            for k in rng.sample(range(await chips.count()), count):
-                # each tap redraws the page: find the chip again by its value
-                value = await chips.nth(k).get_attribute("data-value")
-                await combo.locator(".field").nth(i).locator(f'.chip[data-value="{value}"]').click()
-        await combo.locator(".confirm").click()
+            key = await field.get_attribute("data-field")
+            # the field's cards: those of the hand are tapped in the hand, the others are chips
+            hand = await frame.eval_on_selector_all(".hand .card.pickable", "cs => cs.map((c) => c.dataset.card)")
+            chips = await field.locator(".chip").evaluate_all("cs => cs.map((c) => c.dataset.value)")
+            first = i == 0 or not hand
+            pool = [("hand", c) for c in (hand if first else [])] + [("chip", c) for c in chips]
+            for where, value in rng.sample(pool, min(count, len(pool))):
+                # each tap redraws the page: find the card or chip again by its value
+                if where == "hand":
+                    await seat.tap_card(value)
+                else:
+                    field = frame.locator(f'.asks .ask.combo .field[data-field="{key}"]')
+                    await field.locator(f'.chip[data-value="{value}"]').click()
+        await frame.locator(".asks .ask.combo .confirm").nth(which).click()
 
 
 async def answered(seat: Seat, moved: Callable[[], bool], timeout: float = 15.0) -> bool:

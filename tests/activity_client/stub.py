@@ -122,7 +122,18 @@ class StubBot:
                         "fields": [],
                     }
                 ],
-                "hand": {"deck": "french", "cards": self.hand, "legal": legal, "groups": None},
+                "asks": [
+                    {
+                        "kind": "hand",
+                        "prompt": "Play a card",
+                        "cards": {
+                            c: [{"label": c, "style": "primary", "action": {"type": "play", "card": c}}] for c in legal
+                        },
+                    }
+                ]
+                if legal
+                else [],
+                "hand": {"deck": "french", "cards": self.hand, "legal": legal, "groups": None, "why": {}, "idle": None},
                 "hint": True,
             },
             "deadline": self.deadline,

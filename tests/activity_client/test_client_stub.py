@@ -73,10 +73,12 @@ async def test_signs_in_through_the_sdk_and_plays_a_tapped_card(browser: Any, st
     tops = [(await frame.locator(".seat").nth(i).bounding_box() or {})["y"] for i in range(4)]
     assert max(tops) == tops[0] and await frame.locator(".seat.me").get_attribute("data-seat") == "0"
     assert await frame.locator(".turn").inner_text() == "Your turn"
-    # the public texts are markdown from the bot: bold stays bold, nothing is injected as markup
-    assert await frame.locator(".public strong").text_content() == "scripted"
+    # the public texts (the score sheet's panel) are markdown from the bot: bold stays bold, nothing is injected
+    await frame.locator(".scores-toggle").click()
+    assert await frame.locator(".sheet strong").text_content() == "scripted"
+    await frame.locator(".sheet .close").click()
 
-    await seat.tap_card("KS")
+    await seat.play_card("KS")
     await wait_for(lambda: any(f.get("t") == "act" for f in stub.received))
     [act] = [f for f in stub.received if f.get("t") == "act"]
     assert act["table"] == 7 and act["version"] == 1 and act["action"] == {"type": "play", "card": "KS"}
@@ -108,7 +110,7 @@ async def test_a_refused_sign_in_shows_the_bots_text_and_opens_no_socket(browser
 async def test_a_refusal_shows_the_bots_text_and_changes_nothing(browser: Any, stub: StubBot) -> None:
     seat = await alice(browser, stub)
     stub.refuse_next = "You must follow suit."
-    await seat.tap_card("AS")
+    await seat.play_card("AS")
     toast = seat.frame.locator(".toast")
     await toast.wait_for()
     assert await toast.inner_text() == "You must follow suit."
@@ -118,7 +120,7 @@ async def test_a_refusal_shows_the_bots_text_and_changes_nothing(browser: Any, s
 
 async def test_a_hint_is_shown_in_the_bots_words(browser: Any, stub: StubBot) -> None:
     seat = await alice(browser, stub)
-    await seat.frame.locator('.table-buttons button[data-op="hint"]').click()
+    await seat.frame.locator('button[data-op="hint"]').click()
     toast = seat.frame.locator(".toast.info")
     await toast.wait_for()
     assert await toast.inner_text() == "💡 The strong computer would play K♠."
@@ -145,6 +147,7 @@ async def test_the_turn_timer_counts_down_to_the_deadline(browser: Any) -> None:
 async def test_leaving_a_running_game_asks_first(browser: Any, stub: StubBot) -> None:
     seat = await alice(browser, stub)
     frame = seat.frame
+    await frame.locator(".menu-toggle").click()
     await frame.locator('button[data-op="leave"]').click()
     modal = frame.locator(".modal")
     await modal.wait_for()
@@ -154,6 +157,7 @@ async def test_leaving_a_running_game_asks_first(browser: Any, stub: StubBot) ->
     assert await frame.locator(".modal").count() == 0
     assert not [f for f in stub.received if f.get("t") == "lobby"]
 
+    await frame.locator(".menu-toggle").click()
     await frame.locator('button[data-op="leave"]').click()
     await frame.locator(".modal").get_by_role("button", name="Yes, leave").click()
     await wait_for(lambda: any(f.get("t") == "lobby" for f in stub.received))
@@ -176,7 +180,7 @@ async def test_a_dropped_websocket_reconnects_with_a_fresh_session_and_resumes(b
     assert again["session"] != first["session"] and stub.session_requests == 1
     await frame.wait_for_selector('.trick .card[data-card="AS"]')
     assert await frame.locator(".hand .card").count() == 9
-    await seat.tap_card("QH")
+    await seat.play_card("QH")
     await frame.wait_for_selector('.trick .card[data-card="QH"]')
     acts = [f for f in stub.received if f.get("t") == "act"]
     assert acts[-1]["version"] == 2
@@ -223,7 +227,7 @@ async def test_phone_frame_shows_the_whole_hand(browser: Any) -> None:
         steps = [b["x"] - a["x"] for a, b in itertools.pairwise(boxes)]  # type: ignore[index]
         assert min(steps) >= 14
         # a thumb on the visible corner of a covered card plays that card
-        await seat.tap_card("KS")
+        await seat.play_card("KS")
         await seat.frame.wait_for_selector('.trick .card[data-card="KS"]')
         # the table and its seats fit the frame too
         for i in range(await seat.frame.locator(".seat").count()):

@@ -7,8 +7,9 @@ import { DiscordSDK } from "@discord/embedded-app-sdk";
 
 import { Connection, type LinkState, post, type Reply, retrying, type TableId } from "./connection";
 import { el, rich } from "./dom";
-import { fitHand, renderTable, timerText } from "./render";
-import type { Action, Choice, ServerFrame, Texts, TokenReply, User, View } from "./types";
+import { animate, announce } from "./motion";
+import { fitHand, layoutFelt, renderTable, timerText, type Ui } from "./render";
+import type { Action, AskOption, ServerFrame, Texts, TokenReply, User, View } from "./types";
 
 interface Held {
   id: TableId;
@@ -24,16 +25,31 @@ const app = {
   current: null as string | null,
   seatOf: {} as Record<string, number | null>,
   picks: new Map<string, string[]>(),
-  showLast: false,
   fatal: null as string | null,
   /** the bot's words while a sign-in is retried (a 429's "Not so fast…", a restart's), else null */
   waiting: null as string | null,
+  /** the page's own state of the table shown (reset when another table is shown) */
+  ui: { sheet: null, lifted: null, numbers: {}, chosen: null } as Ui,
+  uiOf: "",
+  /** the reveal (a settled hand) each table showed last: a new one opens by itself */
+  revealed: new Map<string, number>(),
+  /** what the page drew last (the next drawing's motion is planned from the difference) */
+  drawn: null as { key: string; version: number; view: View } | null,
+  /** the card the reader just played and where it was */
+  flying: null as { code: string; from: DOMRect | null } | null,
 };
 
 const root = document.getElementById("app")!;
 const toastBox = el("div", "toasts");
 const modalBox = el("div", "modal-layer");
-document.body.append(toastBox, modalBox);
+// what a screen reader hears as the game goes (whose turn, what was played); the page draws it, this says it
+const live = el("div", "sr-only");
+live.id = "live";
+live.setAttribute("aria-live", "polite");
+live.setAttribute("role", "status");
+const fx = el("div", "fx");
+fx.setAttribute("aria-hidden", "true");
+document.body.append(toastBox, modalBox, live, fx);
 
 /** The application id: Discord serves an Activity at <application id>.discordsays.com; elsewhere (a test
  * harness, a reverse proxy of one's own) the launcher passes it as ?client_id=. */
@@ -133,6 +149,7 @@ function receive(f: ServerFrame, conn: Connection): void {
       break;
     case "table":
       app.tables.set(String(f.table), { id: f.table, version: f.version, view: f.view });
+      noteReveal(String(f.table), f.view);
       break;
     case "patch": {
       const held = app.tables.get(String(f.table));
@@ -144,6 +161,7 @@ function receive(f: ServerFrame, conn: Connection): void {
       const view = { ...held.view, ...f.set } as View;
       for (const k of f.del ?? []) delete (view as unknown as Record<string, unknown>)[k];
       app.tables.set(String(f.table), { id: held.id, version: f.version, view });
+      noteReveal(String(f.table), view);
       break;
     }
     case "gone":
@@ -154,6 +172,22 @@ function receive(f: ServerFrame, conn: Connection): void {
       return;
   }
   draw();
+}
+
+/** A hand settled since the page last looked opens its reveal (not the one a page finds when it opens). */
+function noteReveal(key: string, view: View): void {
+  const k = view.reveal?.key ?? 0;
+  const before = app.revealed.get(key);
+  app.revealed.set(key, k);
+  if (before !== undefined && k > before && view.status === "running") {
+    if (app.uiOf !== key) resetUi(key);
+    app.ui.sheet = "reveal";
+  }
+}
+
+function resetUi(key: string): void {
+  app.ui = { sheet: null, lifted: null, numbers: {}, chosen: null };
+  app.uiOf = key;
 }
 
 /** The table shown: the one picked, else the one the user sits at (the newest), else the newest. */
@@ -193,16 +227,55 @@ function draw(): void {
     nodes.push(tabs);
   }
   const held = shown();
+  const key = held ? String(held.id) : "";
+  const before = app.drawn;
   if (held) {
+    if (app.uiOf !== key) resetUi(key);
+    if (before && before.key === key && before.version !== held.version) {
+      // a new version: a lifted card, a half-made pick, a card picker belong to the one before
+      app.ui.lifted = null;
+      app.ui.chosen = null;
+      if (app.ui.sheet?.startsWith("cards:")) app.ui.sheet = null;
+    }
     const node = renderTable(held.view, t, handlers(held));
     // which table at which version the page shows (for people reporting a problem, and the browser tests)
     node.dataset.table = String(held.id);
     node.dataset.version = String(held.version);
     nodes.push(node);
-  }
-  else if (app.link === "live") nodes.push(el("p", "empty", t.no_table ?? ""));
+  } else if (app.link === "live") nodes.push(el("p", "empty", t.no_table ?? ""));
+  // the focus survives the redraw (a keyboard player keeps their place in the hand)
+  const focused = document.activeElement as HTMLElement | null;
+  const mark = focused && root.contains(focused) ? focusMark(focused) : null;
   root.replaceChildren(...nodes);
-  fitHand(root);
+  layout();
+  if (mark) root.querySelector<HTMLElement>(mark)?.focus();
+  // a panel that just opened takes the focus (Escape closes it; Tab stays on its buttons)
+  const active = document.activeElement;
+  if ((!active || active === document.body) && root.querySelector(".sheet")) {
+    root.querySelector<HTMLElement>(".sheet .close")?.focus();
+  }
+  if (held) {
+    const fresh = !before || before.key !== key;
+    if (!fresh && before.version !== held.version) {
+      animate(before.view, held.view, root, fx, app.flying);
+      live.textContent = announce(before.view, held.view, t);
+    } else if (fresh) live.textContent = announce(null, held.view, t);
+    app.flying = null;
+    app.drawn = { key, version: held.version, view: held.view };
+  }
+}
+
+function focusMark(node: HTMLElement): string | null {
+  if (node.dataset.card) return `.${node.parentElement?.classList[0] ?? "hand"} .card[data-card="${node.dataset.card}"]`;
+  if (node.dataset.op) return `button[data-op="${node.dataset.op}"]`;
+  if (node.dataset.action) return `button[data-action='${node.dataset.action}']`;
+  return null;
+}
+
+function layout(): void {
+  fitHand(root); // (first: a hand of two rows takes height from the felt)
+  layoutFelt(root);
+  tick();
 }
 
 function handlers(held: Held): Parameters<typeof renderTable>[2] {
@@ -222,11 +295,15 @@ function handlers(held: Held): Parameters<typeof renderTable>[2] {
     choose(title, choices) {
       void choose(title, choices).then((ch) => ch && this.act(ch.action));
     },
-    toggleLast() {
-      app.showLast = !app.showLast;
+    ui: app.ui,
+    setUi(patch) {
+      Object.assign(app.ui, patch);
       draw();
     },
-    showLast: app.showLast,
+    say: (text) => toast(text, "info", 3000),
+    playing(code, from) {
+      app.flying = { code, from };
+    },
     now: () => Date.now(),
   };
 }
@@ -252,12 +329,14 @@ async function answer(reply: Promise<Reply> | undefined): Promise<void> {
   else if (r.text) toast(r.text, "info");
 }
 
-function toast(text: string, kind = "refusal"): void {
+function toast(text: string, kind = "refusal", ms?: number): void {
   if (!text) return;
+  // one note at a time: a new tap replaces the note of the one before
+  toastBox.querySelectorAll(".toast.info").forEach((n) => n.remove());
   const node = el("div", `toast ${kind}`, rich(text));
   node.setAttribute("role", "alert");
   toastBox.append(node);
-  window.setTimeout(() => node.remove(), kind === "info" ? 9000 : 4000);
+  window.setTimeout(() => node.remove(), ms ?? (kind === "info" ? 9000 : 4000));
 }
 
 function modal(title: string, buttons: [string | undefined, string, () => void][], dismiss: () => void): void {
@@ -296,7 +375,7 @@ function confirm(question: string, yes: string, no: string | undefined): Promise
   );
 }
 
-function choose(title: string, choices: Choice[]): Promise<Choice | null> {
+function choose(title: string, choices: AskOption[]): Promise<AskOption | null> {
   return new Promise((resolve) =>
     modal(
       title,
@@ -306,12 +385,26 @@ function choose(title: string, choices: Choice[]): Promise<Choice | null> {
   );
 }
 
-// the turn timer counts down between views without redrawing the table
-window.setInterval(() => {
+/** The turn timers: the countdown's text and the bar on the plate of the seat to move, which runs out with it
+ * (its full length is the time left when the page first saw that deadline). */
+const firstSeen = new Map<number, number>();
+function tick(): void {
+  const now = Date.now();
   for (const node of document.querySelectorAll<HTMLElement>(".timer")) {
-    node.textContent = timerText(Number(node.dataset.deadline), app.texts, Date.now());
+    node.textContent = timerText(Number(node.dataset.deadline), app.texts, now);
   }
-}, 1000);
-window.addEventListener("resize", () => fitHand(root));
+  for (const bar of document.querySelectorAll<HTMLElement>(".timebar")) {
+    const deadline = Number(bar.dataset.deadline);
+    if (!firstSeen.has(deadline)) firstSeen.set(deadline, now);
+    const total = Math.max(1, deadline - firstSeen.get(deadline)!);
+    const left = Math.max(0, Math.min(1, (deadline - now) / total));
+    (bar.firstElementChild as HTMLElement).style.width = `${(left * 100).toFixed(1)}%`;
+    bar.classList.toggle("low", deadline - now < 10_000);
+  }
+  if (firstSeen.size > 64) firstSeen.delete(firstSeen.keys().next().value!);
+}
+// the turn timer counts down between views without redrawing the table
+window.setInterval(tick, 1000);
+window.addEventListener("resize", layout);
 
 boot().catch(fail);

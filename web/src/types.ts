@@ -34,6 +34,42 @@ export interface Hand {
   cards: string[];
   legal: string[] | null;
   groups: string[][] | null;
+  /** why each dimmed card may not be played now, in the game's words */
+  why?: Record<string, string>;
+  /** what a tap on a card says while the seat is not to move */
+  idle?: string | null;
+}
+
+export interface AskOption {
+  label: string;
+  style?: string;
+  action: Action;
+  value?: number;
+  symbol?: string;
+  card?: string;
+  text?: string;
+  name?: string;
+}
+
+export interface AskField {
+  key: string;
+  prompt: string;
+  count: number;
+  options: [string, string][];
+}
+
+/** One of the seat's choices, by its shape (bot/activity/asks.py). */
+export interface Ask {
+  kind: "hand" | "number" | "symbols" | "cards" | "buttons" | "combo";
+  prompt: string;
+  cards?: Record<string, AskOption[]>;
+  key?: string;
+  symbol_key?: string;
+  symbols?: { value: string; text: string; name: string }[];
+  options?: AskOption[];
+  deck?: string;
+  base?: Action;
+  fields?: AskField[];
 }
 
 export interface Private {
@@ -44,6 +80,8 @@ export interface Private {
   controls: Control[];
   hand: Hand | null;
   hint: boolean;
+  asks?: Ask[];
+  away?: boolean;
 }
 
 export interface SeatInfo {
@@ -55,6 +93,21 @@ export interface SeatInfo {
 
 export type Play = [number, string];
 
+export interface Plate {
+  chips: { kind: string; label: string; value: string }[];
+  dealer: boolean;
+  role: string | null;
+  passed: boolean;
+  computer: boolean;
+  away: boolean;
+}
+
+export interface Reveal {
+  key: number;
+  text: string;
+  deck: string | null;
+  rows: { label: string; cards: string[]; ringed: string[] }[];
+}
 export interface Scene {
   deck: string;
   seats: SeatInfo[];
@@ -66,6 +119,7 @@ export interface Scene {
   last_winner: number | null;
   bottom_seat: number;
   clockwise: boolean;
+  plates?: Plate[];
 }
 
 export interface TableButton {
@@ -94,6 +148,9 @@ export interface View {
   private: Private | null;
   deadline: number | null;
   to_move: number[];
+  reveal?: Reveal | null;
+  /** card code -> its name in the reader's language (what the page says for it) */
+  cards?: Record<string, string>;
 }
 
 export interface User {

@@ -13,7 +13,7 @@ from typing import Any
 from bot.engine.protocol import Settlement
 from bot.games.mediatore.engine import sort_key
 from bot.i18n import N_, _, _n, _p, num
-from bot.render.base import Choice, ComboField, Control, Panel, Section, fit, split_choices
+from bot.render.base import Choice, ComboField, Control, Panel, SeatPlate, Section, fit, split_choices
 from bot.render.cards import ITALIAN_SUIT, italian_label, italian_long, italian_suit_name, joined
 
 # the views' pictures, offered with the panels (bot.games.spec.Pictures)
@@ -549,3 +549,33 @@ def describe(action: dict[str, Any], before: dict[str, Any]) -> str | None:
 
 def after_action(before: dict[str, Any], after: dict[str, Any], names: list[str]) -> list[str]:
     return []
+
+
+def seat_plates(view: dict[str, Any], names: list[str]) -> list[SeatPlate]:
+    """Each seat's plate from the public view: its last bid in the auction, then the contract on the bidder, the
+    partner once public, tricks of the hand and the standing."""
+    n = view["num_seats"]
+    said: dict[int, str] = {int(s): str(c) for s, c in view.get("auction") or []}
+    bidder, partner = view.get("bidder"), view.get("partner")
+    plates = []
+    for s in range(n):
+        bid = role = None
+        if view.get("contract") is None:
+            c = said.get(s)
+            bid = contract_title(c) if c in _CONTRACT else None
+        elif s == bidder:
+            role = _p("seat plate", "Bidder")
+            bid = contract_title(view["contract"]) if view["contract"] in _CONTRACT else None
+        elif partner is not None and s == partner:
+            role = _p("seat plate", "Partner")
+        plates.append(
+            SeatPlate(
+                bid=bid,
+                tricks=view["tricks_won"][s] if view.get("contract") is not None else None,
+                score=view["totals"][s],
+                dealer=s == view.get("dealer"),
+                role=role,
+                passed=view.get("contract") is None and said.get(s) == "pass",
+            )
+        )
+    return plates

@@ -10,7 +10,17 @@ from typing import Any
 
 from bot.engine.protocol import Action, Settlement
 from bot.i18n import _, _n, _p, signed
-from bot.render.base import MAX_SELECT_OPTIONS, Choice, ComboField, Control, Panel, Section, fit, split_choices
+from bot.render.base import (
+    MAX_SELECT_OPTIONS,
+    Choice,
+    ComboField,
+    Control,
+    Panel,
+    SeatPlate,
+    Section,
+    fit,
+    split_choices,
+)
 from bot.render.cards import FRENCH_SUIT, joined, mighty_label
 
 # the views' pictures, offered with the panels (bot.games.spec.Pictures)
@@ -550,3 +560,37 @@ def describe(action: Action, before: dict[str, Any]) -> str | None:
 
 def after_action(before: dict[str, Any], after: dict[str, Any], names: list[str]) -> list[str]:
     return []
+
+
+def seat_plates(view: dict[str, Any], names: list[str]) -> list[SeatPlate]:
+    """Each seat's plate from the public view: the high bid in the auction (and who passed), then the contract on
+    the declarer, the friend once revealed, tricks and card points of the hand, and the total."""
+    n, ph = view["num_seats"], view["phase"]
+    auction = view.get("auction") or {}
+    high = auction.get("high")
+    decl = view.get("declarer")
+    contract = view.get("contract") or view.get("bid")
+    plates = []
+    for s in range(n):
+        bid = role = None
+        if ph == "auction":
+            if high and high["seat"] == s:
+                bid = contract_text(high["n"], high["trump"])
+        elif s == decl:
+            role = _p("seat plate", "Declarer")
+            bid = contract_text(contract["n"], contract["trump"]) if contract else None
+        elif view.get("friend") is not None and s == view["friend"]:
+            role = _p("seat plate", "Friend")
+        playing = ph in ("play", "over")
+        plates.append(
+            SeatPlate(
+                bid=bid,
+                tricks=view["tricks_won"][s] if playing else None,
+                points=view["points_won"][s] if playing else None,
+                score=view["totals"][s],
+                dealer=s == view.get("dealer"),
+                role=role,
+                passed=ph == "auction" and s in auction.get("passed", []),
+            )
+        )
+    return plates

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.engine.protocol import Settlement
 from bot.games.minchiate.rules import SUIT
-from bot.i18n import N_, _, _n, signed
+from bot.i18n import N_, _, _n, _p, signed
 from bot.i18n import names as ui
 from bot.render.base import (
     MAX_SELECT_OPTIONS,
@@ -17,6 +17,7 @@ from bot.render.base import (
     ComboField,
     Control,
     Panel,
+    SeatPlate,
     Section,
     fit,
     split_choices,
@@ -442,3 +443,17 @@ def describe(action: dict[str, Any], before: dict[str, Any]) -> str | None:
 
 def after_action(before: dict[str, Any], after: dict[str, Any], names: list[str]) -> list[str]:
     return []
+
+
+def seat_plates(view: dict[str, Any], names: list[str]) -> list[SeatPlate]:
+    """Each seat's plate from the public view: its team, tricks of the deal and its total."""
+    team_of = {int(s): key for key, seats in (view.get("teams") or {}).items() for s in seats}
+    return [
+        SeatPlate(
+            tricks=view["tricks_won"][s] if view["phase"] in ("play", "done", "over") else None,
+            score=view["totals"][s],
+            dealer=s == view.get("dealer"),
+            role=_p("seat plate", "Team {team}", team=team_of[s]) if s in team_of else None,
+        )
+        for s in range(view["num_seats"])
+    ]

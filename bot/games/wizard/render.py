@@ -11,7 +11,7 @@ from typing import Any
 from bot.engine.protocol import Action, Settlement
 from bot.games.wizard.engine import sort_hand
 from bot.i18n import _, _n, signed
-from bot.render.base import MAX_ROWS, Choice, Control, Panel, Section, fit, split_choices
+from bot.render.base import MAX_ROWS, Choice, Control, Panel, SeatPlate, Section, fit, split_choices
 from bot.render.cards import FRENCH_SUIT, french_suit_name, joined, wizard_label
 
 # the views' pictures, offered with the panels (bot.games.spec.Pictures)
@@ -438,6 +438,24 @@ def rules_text() -> str:
 
 def card_label(card: str) -> str:
     return wizard_label(card)
+
+
+def seat_plates(view: dict[str, Any], names: list[str]) -> list[SeatPlate]:
+    """Each seat's plate from the public view: its bid (``?`` while secret), tricks of this round and total."""
+    plates = []
+    for s in range(view["num_seats"]):
+        b = view["bids"][s]
+        bid = str(b) if b is not None else ("?" if view["has_bid"][s] else None)
+        playing = view["phase"] == "play" or any(view["has_bid"])
+        plates.append(
+            SeatPlate(
+                bid=bid,
+                tricks=view["tricks"][s] if playing else None,
+                score=view["totals"][s],
+                dealer=s == view["dealer"],
+            )
+        )
+    return plates
 
 
 def lobby_note(seats: int) -> str:
