@@ -27,6 +27,7 @@ from bot.games import registry
 from bot.i18n import N_, _, _n, _p, num, signed, using
 from bot.i18n import names as ui
 from bot.images.standings import Rating, StandingRow, Standings, render_standings
+from bot.images.text import name_label
 from bot.ledger import HistoryRow, Ledger, LedgerRefusal, SeasonSpec
 from bot.ledger.chart import ChartData, load_chart, recent_form
 from bot.ledger.money import MoneySettings, MoneyValue
@@ -951,7 +952,7 @@ class LedgerCog(commands.Cog, name="Ledger"):
         locale = await reader_locale(self.bot, interaction)
         with using(locale) as code:
             title, lines = chart_text(data)
-            legend = [legend_line(s.name, s.final, data.currency) for s in data.series]
+            legend = [legend_line(name_label(s.name, i + 1), s.final, data.currency) for i, s in enumerate(data.series)]
             alt = _("Running balances over time")
         picture = None
         if not data.empty and await self.pictures.for_user(guild_id, interaction.user.id):

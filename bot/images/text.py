@@ -1,21 +1,27 @@
-"""Text for the images: Noto fonts with a per-character fallback chain, suit symbols drawn as vector glyphs.
+"""Text for the images: Noto fonts with a per-character fallback chain, emoji in colour, right-to-left in order.
 
 Names and labels are drawn with the fonts of :mod:`bot.images.fonts` (Noto Sans, Noto Sans Symbols 2 and
-Symbols, Noto Sans CJK KR; subsets shipped with Tavolo, so every machine renders the same bytes). A string is split into
-grapheme clusters (:mod:`bot.images.graphemes`); each is drawn in the first font that has all its characters,
-or, failing that, its compatibility form (``𝓙`` -> ``J``, ``Ⓐ`` -> ``A``); what no font has (emoji, rare
-scripts) is drawn as a visible placeholder box, never dropped. Suit symbols inside a string (``♠♥♦♣``, the
-Italian suit emoji the text renderer uses: 🪙🏆⚔️🪵, plus 🧙🃏🤡 and the computer players' 🤖) are drawn as
-vector glyphs like on the cards, so a caller can pass ``bot.render.cards`` labels as they are. The big card
-indices (:func:`glyph_mask`) keep Pillow's bundled font: they are part of the card art.
+Symbols, Noto Sans CJK KR, Noto Sans Arabic and Hebrew, Noto Color Emoji; subsets shipped with Tavolo, so every
+machine renders the same bytes). A string is split into grapheme clusters (:mod:`bot.images.graphemes`); each is
+drawn in the first font that has all its characters, or, failing that, its compatibility form (``𝓙`` -> ``J``,
+``Ⓐ`` -> ``A``); an emoji grapheme (a flag, a keycap, a skin tone, a family joined by U+200D) is one colour glyph;
+what no font has (rare scripts) is drawn as a visible placeholder box, never dropped. Arabic is shaped first (each
+letter in its joined form, with arabic-reshaper) and right-to-left runs are put in visual order by the Unicode
+bidirectional algorithm (python-bidi), whole graphemes at a time, so Pillow's basic layout draws them left to
+right as they are read. Suit symbols inside a string (``♠♥♦♣``, the Italian suit emoji the text renderer uses:
+🪙🏆⚔️🪵, plus 🧙🃏🤡 and the computer players' 🤖) are drawn as vector glyphs like on the cards, so a caller can
+pass ``bot.render.cards`` labels as they are. The big card indices (:func:`glyph_mask`) keep Pillow's bundled font:
+they are part of the card art. :func:`name_label` is the one rule for a name nothing of which can be drawn.
 """
 
 from __future__ import annotations
 
 import functools
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
+import arabic_reshaper
+from bidi import get_display
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.images import fonts, glyphs
@@ -84,43 +90,146 @@ def sanitize(text: str) -> str:
     return "".join(out)
 
 
-# a piece of laid-out text: ("font", text, chain index) | ("sym", symbol, -1) | ("box", grapheme, -1)
+# a piece of laid-out text: ("font", text, chain index) | ("sym", symbol, -1) | ("emoji", emoji font chars, -1)
+# | ("box", grapheme, -1)
 Piece = tuple[str, str, int]
+
+# the characters below U+1F000 that are emoji by default (Unicode's Emoji_Presentation): drawn in colour even
+# without U+FE0F; every other one (★ ♪ ☺ ✓) stays the text glyph of the symbol fonts unless U+FE0F asks for colour
+_EMOJI_BMP = frozenset(
+    [0x231A, 0x231B, *range(0x23E9, 0x23ED), 0x23F0, 0x23F3, 0x25FD, 0x25FE, 0x2614, 0x2615,
+     *range(0x2648, 0x2654), 0x267F, 0x2693, 0x26A1, 0x26AA, 0x26AB, 0x26BD, 0x26BE, 0x26C4, 0x26C5, 0x26CE,
+     0x26D4, 0x26EA, 0x26F2, 0x26F3, 0x26F5, 0x26FA, 0x26FD, 0x2705, 0x270A, 0x270B, 0x2728, 0x274C, 0x274E,
+     *range(0x2753, 0x2756), 0x2757, *range(0x2795, 0x2798), 0x27B0, 0x27BF, 0x2B1B, 0x2B1C, 0x2B50, 0x2B55]
+)  # fmt: skip
+_ZWJ, _VS15, _VS16 = "\u200d", "\ufe0e", "\ufe0f"
+
+
+def _wants_emoji(g: str) -> bool:
+    """Whether grapheme ``g`` is an emoji before it is text: asked for (U+FE0F), a sequence (flag, keycap, skin
+    tone, ZWJ), or a character that is emoji by default."""
+    if _VS15 in g:
+        return False
+    core = g.replace(_VS16, "")
+    return _VS16 in g or len(core) > 1 or ord(core[0]) >= 0x1F000 or ord(core[0]) in _EMOJI_BMP
+
+
+def _emoji_chars(g: str) -> str | None:
+    """The emoji font's characters that draw ``g``: one for a sequence the font has; for one it lacks (a newer or
+    unusual combination) its parts joined by U+200D, each whole, as phones show them; ``None`` if any part lacks."""
+    whole = fonts.emoji_glyph(g)
+    if whole is not None:
+        return whole
+    parts = [p for p in g.split(_ZWJ) if p.replace(_VS16, "")]
+    if len(parts) < 2:
+        return None
+    chars = [fonts.emoji_glyph(p) for p in parts]
+    return None if any(c is None for c in chars) else "".join(c for c in chars if c)
 
 
 @functools.lru_cache(maxsize=8192)
 def _classify(g: str) -> Piece:
-    """How one grapheme is drawn: a vector symbol, text in a font of the chain, or the placeholder box."""
+    """How one grapheme is drawn: a vector symbol, an emoji, text in a font of the chain, or the placeholder box."""
     core = "".join(c for c in g if c not in _JOINERS)
     if core in _SYMBOLS:
         return ("sym", core, -1)
     if core in ("", " "):
         return ("font", core, 0)  # a stray joiner or selector alone has nothing to draw
+    emoji = _emoji_chars(g) if _wants_emoji(g) else None
+    if emoji is not None:
+        return ("emoji", emoji, -1)
     for form in (core, unicodedata.normalize("NFKC", core).strip()):
         if form:
             index = fonts.face_for(form)
             if index is not None:
                 return ("font", form, index)
+    emoji = _emoji_chars(g)  # a text-default symbol that only the emoji font has
+    if emoji is not None:
+        return ("emoji", emoji, -1)
     return ("box", g, -1)
+
+
+# ---------------------------------------------------------------------------------- right-to-left scripts
+_RESHAPER = arabic_reshaper.ArabicReshaper(
+    # harakat kept (they are part of a name); of the ligatures only lam-alef, which the font has and every
+    # reader expects; the word ligatures (Allah ...) would be single characters outside the font
+    configuration={"delete_harakat": False, "ARABIC LIGATURE ALLAH": False}
+)
+_RTL = frozenset(["R", "AL", "AN"])
+
+
+def _shape(text: str) -> str:
+    """Arabic letters replaced by their joined (initial, medial, final, isolated) presentation forms."""
+    if not any("\u0600" <= c <= "\u08ff" for c in text):
+        return text
+    return str(_RESHAPER.reshape(text))
+
+
+# Stand-ins for graphemes of several characters while the bidi algorithm orders a string: one character each of
+# the grapheme's own bidi class, unused in the string, so the order found maps back to whole graphemes (the
+# algorithm reorders characters, and would turn a family emoji or a letter and its mark inside out).
+_STAND_INS: dict[str, tuple[range, ...]] = {
+    "L": (range(0xE000, 0xF900),),  # private use
+    "R": (range(0x05D0, 0x05EB), range(0x07CA, 0x07EB), range(0x0800, 0x0816)),  # Hebrew, N'Ko, Samaritan
+    "AL": (range(0x0620, 0x064B), range(0x0671, 0x06D4)),
+    "EN": (range(0x30, 0x3A), range(0x1D7CE, 0x1D800)),
+    "ET": (range(0x20A0, 0x20C0),),  # currency signs (a keycap's "#")
+    "NSM": (range(0x0300, 0x0370),),
+    "ON": (range(0x2500, 0x25A0),),  # box drawing: neutral, and no bracket pair or mirror
+}
+
+
+def _stand_ins(kind: str, used: set[str]) -> Iterator[str]:
+    for r in _STAND_INS.get(kind, _STAND_INS["ON"]):
+        for cp in r:
+            if chr(cp) not in used:
+                yield chr(cp)
+
+
+def visual_order(text: str) -> list[str]:
+    """The graphemes of ``text`` (shaped) in the order they are drawn left to right: right-to-left runs
+    reversed by the Unicode bidirectional algorithm (python-bidi) on a left-to-right line, each grapheme whole;
+    mirrored characters (brackets) mirrored. A string without a right-to-left character is left as it is."""
+    gs = graphemes(_shape(text))
+    if not any(unicodedata.bidirectional(c) in _RTL for c in text):
+        return gs
+    used = set(text)
+    pools: dict[str, Iterator[str]] = {}
+    back: dict[str, str] = {}
+    line = []
+    for g in gs:
+        if len(g) == 1:
+            line.append(g)  # equal characters are interchangeable: no stand-in needed
+            continue
+        kind = unicodedata.bidirectional(g[0])
+        pool = pools.setdefault(kind, _stand_ins(kind, used))
+        stand_in = next(pool, None) or next(pools.setdefault("ON", _stand_ins("ON", used)))
+        used.add(stand_in)
+        back[stand_in] = g
+        line.append(stand_in)
+    shown = str(get_display("".join(line), base_dir="L"))
+    if len(shown) != len(line):  # never seen: every character is kept; if not, the logical order is drawn
+        return gs
+    return [back.get(c, c) for c in shown]
 
 
 @functools.lru_cache(maxsize=2048)
 def layout(text: str) -> tuple[Piece, ...]:
-    """A sanitized string as pieces to draw in order; neighbouring graphemes of one font share a piece."""
+    """A sanitized string as pieces to draw in visual order; neighbouring graphemes of one font share a piece."""
     out: list[Piece] = []
-    for g in graphemes(text):
+    for g in visual_order(text):
         kind, s, index = _classify(g)
-        if kind == "font" and out and out[-1][0] == "font" and out[-1][2] == index:
-            out[-1] = ("font", out[-1][1] + s, index)
+        if kind in ("font", "emoji") and out and out[-1][0] == kind and out[-1][2] == index:
+            out[-1] = (kind, out[-1][1] + s, index)
         else:
             out.append((kind, s, index))
     return tuple(out)
 
 
 def has_glyph(ch: str) -> bool:
-    """Whether ``ch`` is drawn as itself (a font of the chain has it, or it is a vector symbol)."""
+    """Whether ``ch`` is drawn as itself (a font of the chain has it, it is an emoji or a vector symbol)."""
     ch = _ALIASES.get(ch, ch)
-    return ch == " " or ch in _SYMBOLS or fonts.face_for(ch) is not None
+    return ch == " " or ch in _SYMBOLS or fonts.face_for(ch) is not None or fonts.emoji_glyph(ch) is not None
 
 
 def missing(text: str) -> list[str]:
@@ -130,7 +239,16 @@ def missing(text: str) -> list[str]:
 
 def drawable(text: str) -> bool:
     """Whether anything of ``text`` is drawn as itself: a visible character that is not a placeholder box."""
-    return any(kind == "sym" or (kind == "font" and s.strip()) for kind, s, _ in layout(sanitize(text)))
+    return any(kind in ("sym", "emoji") or (kind == "font" and s.strip()) for kind, s, _ in layout(sanitize(text)))
+
+
+def name_label(name: str, number: int) -> str:
+    """What every picture writes for a player's ``name``: the name itself (in any script the fonts have, emoji
+    included; a character no font has as a placeholder box), or ``#number`` when nothing of it can be drawn (an
+    empty name, or one wholly in a script without a font). ``number`` is the player's number in that picture: the
+    seat on a table or in a reveal, the row of the standings, the line of a chart's legend. The message's text
+    beside every picture names each player in full."""
+    return name if drawable(name) else f"#{number}"
 
 
 # on a dark background the black suits are drawn in the text colour and the red ones brighter
@@ -170,10 +288,33 @@ def _box_width(size: int) -> int:
     return round(size * 0.62)
 
 
+def _emoji_height(size: int) -> int:
+    return round(size * 1.05)  # the glyph's box is a little larger than the letters' em: about a capital and half
+
+
+def _emoji_advance(size: int) -> int:
+    box = fonts.emoji_font().getbbox("\U0001f600")
+    return round(_emoji_height(size) * (box[2] - box[0]) / (box[3] - box[1])) + max(1, size // 12)
+
+
+@functools.lru_cache(maxsize=1024)
+def emoji_image(ch: str, height: int) -> Image.Image:
+    """One emoji of the emoji font as an RGBA image ``height`` pixels high: its bitmap, drawn at the font's strike
+    size in its own colours and scaled (cached)."""
+    f = fonts.emoji_font()
+    x0, y0, x1, y1 = f.getbbox(ch)
+    big = Image.new("RGBA", (x1 - x0, y1 - y0), (0, 0, 0, 0))
+    ImageDraw.Draw(big).text((-x0, -y0), ch, font=f, embedded_color=True)
+    width = max(1, round(height * big.width / big.height))
+    return big.resize((width, height), Image.Resampling.LANCZOS)
+
+
 def _piece_width(piece: Piece, size: int, bold: bool) -> int:
     kind, s, index = piece
     if kind == "sym":
         return int(size * 1.05)
+    if kind == "emoji":
+        return len(s) * _emoji_advance(size)
     if kind == "box":
         return _box_width(size)
     sw = 0 if fonts.true_bold(index) else _stroke(size, bold)
@@ -208,8 +349,8 @@ def draw_text(
 ) -> int:
     """Draw ``text`` with its vertical middle at ``xy[1]``; ``anchor`` l / m / r places it horizontally.
 
-    Returns the drawn width. Every font's run sits on the first font's baseline; symbols are pasted as small
-    pre-rendered images, characters no font has as an outlined box.
+    Returns the drawn width. Every font's run sits on the first font's baseline; symbols and emoji are pasted as
+    small pre-rendered images, characters no font has as an outlined box. Right-to-left runs are in visual order.
     """
     pieces = layout(sanitize(text))
     width = sum(_piece_width(p, size, bold) for p in pieces)
@@ -228,6 +369,11 @@ def draw_text(
             side = int(size * 0.95)
             im = symbol_image(s, side, fill if _is_light(fill) else None)
             img.paste(im, (x + int(size * 0.05), y - side // 2), im)
+        elif kind == "emoji":
+            step = _emoji_advance(size)
+            for i, ch in enumerate(s):
+                im = emoji_image(ch, _emoji_height(size))
+                img.paste(im, (x + i * step + (step - im.width) // 2, y - im.height // 2), im)
         elif kind == "box":
             # the placeholder: an outlined box the height of a capital, so the missing character shows
             lw = max(1, size // 14)
