@@ -64,8 +64,10 @@ _SYMBOLS: dict[str, Callable[[ImageDraw.ImageDraw, float, float, float], None]] 
 }
 # outline variants and the bare crossed-swords sign fold onto the symbols above
 _ALIASES = {"♤": "♠", "♧": "♣", "♡": "♥", "♢": "♦", "\u2694": "⚔"}
-# invisible characters that only steer an emoji's or a script's shaping: no glyph of their own
-_JOINERS = {"\u200d", "\u200c", *map(chr, range(0xFE00, 0xFE10))}
+# invisible characters that only steer an emoji's or a script's shaping, or the order of a right-to-left name
+# inside a label (the directional isolates): no glyph of their own
+_ISOLATES = frozenset(map(chr, range(0x2066, 0x206A)))
+_JOINERS = {"\u200d", "\u200c", *map(chr, range(0xFE00, 0xFE10)), *_ISOLATES}
 
 
 @functools.lru_cache(maxsize=64)
@@ -76,7 +78,8 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 def sanitize(text: str) -> str:
     """``text`` ready to lay out: composed (NFC), suit variants folded, controls and invisible format characters
-    (bidi marks, zero-width spaces) removed, other whitespace as a space. Nothing visible is removed."""
+    (bidi marks and embeddings, zero-width spaces) removed, other whitespace as a space; the directional isolates
+    that :func:`name_label` puts round a right-to-left name are kept. Nothing visible is removed."""
     out: list[str] = []
     for ch in unicodedata.normalize("NFC", text):
         ch = _ALIASES.get(ch, ch)
@@ -247,8 +250,14 @@ def name_label(name: str, number: int) -> str:
     included; a character no font has as a placeholder box), or ``#number`` when nothing of it can be drawn (an
     empty name, or one wholly in a script without a font). ``number`` is the player's number in that picture: the
     seat on a table or in a reveal, the row of the standings, the line of a chart's legend. The message's text
-    beside every picture names each player in full."""
-    return name if drawable(name) else f"#{number}"
+    beside every picture names each player in full. A name with right-to-left letters comes wrapped in directional
+    isolates (invisible), so that in a label such as ``{name}: {amount}`` it is ordered as one word and the amount
+    stays after it, as the label reads in a left-to-right language."""
+    if not drawable(name):
+        return f"#{number}"
+    if any(unicodedata.bidirectional(c) in _RTL for c in name):
+        return f"\u2068{name}\u2069"  # first-strong isolate ... pop directional isolate
+    return name
 
 
 # on a dark background the black suits are drawn in the text colour and the red ones brighter
