@@ -213,6 +213,12 @@ def legend_line(name: str, final: int, currency: str) -> str:
     return _("{name}: {amount}", name=name, amount=amount_text(final, currency, sign_points=True))
 
 
+def chart_legend(data: ChartData) -> list[str]:
+    """The chart's legend in the current locale: each player as every picture writes a name (``#n`` when it
+    cannot be drawn, n the line's number) and the final balance."""
+    return [legend_line(name_label(s.name, i + 1), s.final, data.currency) for i, s in enumerate(data.series)]
+
+
 def chart_text(data: ChartData) -> tuple[str, list[str]]:
     """The chart's title and its text, from the same data as the picture: each player's balance at the end."""
     what = _game(data.game) if data.game else _("all games")
@@ -952,7 +958,7 @@ class LedgerCog(commands.Cog, name="Ledger"):
         locale = await reader_locale(self.bot, interaction)
         with using(locale) as code:
             title, lines = chart_text(data)
-            legend = [legend_line(name_label(s.name, i + 1), s.final, data.currency) for i, s in enumerate(data.series)]
+            legend = chart_legend(data)
             alt = _("Running balances over time")
         picture = None
         if not data.empty and await self.pictures.for_user(guild_id, interaction.user.id):
