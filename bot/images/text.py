@@ -301,6 +301,7 @@ def _emoji_height(size: int) -> int:
     return round(size * 1.05)  # the glyph's box is a little larger than the letters' em: about a capital and half
 
 
+@functools.lru_cache(maxsize=64)
 def _emoji_advance(size: int) -> int:
     box = fonts.emoji_font().getbbox("\U0001f600")
     return round(_emoji_height(size) * (box[2] - box[0]) / (box[3] - box[1])) + max(1, size // 12)
