@@ -29,6 +29,7 @@ class Face:
     name: str
     regular: str
     bold: str | None = None
+    rtl: bool = False  # a right-to-left script: its marks are centred over their letters (see text._draw_marked)
 
 
 CHAIN: tuple[Face, ...] = (
@@ -37,8 +38,8 @@ CHAIN: tuple[Face, ...] = (
     Face("Noto Sans Symbols 2", "NotoSansSymbols2-Regular.ttf"),  # shapes, stars, dingbats
     Face("Noto Sans Symbols", "NotoSansSymbols-Regular.ttf"),  # arrows, notes, circled numbers, faces
     Face("Noto Sans CJK KR", "NotoSansCJKkr-Regular.otf"),  # Hangul, kana, common Han, box drawing
-    Face("Noto Sans Arabic", "NotoSansArabic-Regular.ttf", "NotoSansArabic-Bold.ttf"),  # with presentation forms
-    Face("Noto Sans Hebrew", "NotoSansHebrew-Regular.ttf", "NotoSansHebrew-Bold.ttf"),
+    Face("Noto Sans Arabic", "NotoSansArabic-Regular.ttf", "NotoSansArabic-Bold.ttf", rtl=True),  # joined forms
+    Face("Noto Sans Hebrew", "NotoSansHebrew-Regular.ttf", "NotoSansHebrew-Bold.ttf", rtl=True),
 )
 #: the colour emoji font (CBDT bitmaps: one strike, no bold), outside the chain: emoji are drawn as images
 EMOJI = Face("Noto Color Emoji", "NotoColorEmoji-Tavolo.ttf")

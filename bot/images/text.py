@@ -193,10 +193,11 @@ def visual_order(text: str) -> list[str]:
     """The graphemes of ``text`` (shaped) in the order they are drawn left to right: right-to-left runs
     reversed by the Unicode bidirectional algorithm (python-bidi) on a left-to-right line, each grapheme whole;
     mirrored characters (brackets) mirrored. A string without a right-to-left character is left as it is."""
-    gs = graphemes(_shape(text))
-    if not any(unicodedata.bidirectional(c) in _RTL for c in text):
+    shaped = _shape(text)
+    gs = graphemes(shaped)
+    if not any(unicodedata.bidirectional(c) in _RTL for c in shaped):
         return gs
-    used = set(text)
+    used = set(shaped)
     pools: dict[str, Iterator[str]] = {}
     back: dict[str, str] = {}
     line = []
@@ -206,7 +207,9 @@ def visual_order(text: str) -> list[str]:
             continue
         kind = unicodedata.bidirectional(g[0])
         pool = pools.setdefault(kind, _stand_ins(kind, used))
-        stand_in = next(pool, None) or next(pools.setdefault("ON", _stand_ins("ON", used)))
+        stand_in = next(pool, None) or next(pools.setdefault("ON", _stand_ins("ON", used)), None)
+        if stand_in is None:  # a string of more than a hundred emoji sequences: drawn in logical order
+            return gs
         used.add(stand_in)
         back[stand_in] = g
         line.append(stand_in)
@@ -391,12 +394,32 @@ def draw_text(
             d.rectangle(
                 (x + round(size * 0.08), top, x + w - round(size * 0.08), round(baseline)), outline=fill, width=lw
             )
+        elif fonts.CHAIN[index].rtl and any(unicodedata.category(c) == "Mn" for c in s):
+            _draw_marked(d, x, baseline, s, fonts.font(index, size, bold), fill)
         else:
             sw = 0 if fonts.true_bold(index) else _stroke(size, bold)
             f = fonts.font(index, size, bold)
             d.text((x + sw, baseline), s, font=f, fill=fill, anchor="ls", stroke_width=sw, stroke_fill=fill)
         x += w
     return width
+
+
+def _draw_marked(
+    d: ImageDraw.ImageDraw, x: float, baseline: float, run: str, f: ImageFont.FreeTypeFont, fill: RGB
+) -> None:
+    """A right-to-left run (visual order) whose letters carry vowel marks, one grapheme at a time, each mark
+    centred over its letter. The fonts place marks by their positioning table, which the basic layout does not
+    apply: drawn as they come, a mark would sit on the gap after its letter."""
+    for g in graphemes(run):
+        base = "".join(c for c in g if unicodedata.category(c) != "Mn")
+        if base:
+            d.text((x, baseline), base, font=f, fill=fill, anchor="ls")
+        bx0, _, bx1, _ = f.getbbox(base or g[0], anchor="ls")
+        for mark in g:
+            if unicodedata.category(mark) == "Mn":
+                mx0, _, mx1, _ = f.getbbox(mark, anchor="ls")
+                d.text((x + (bx0 + bx1 - mx0 - mx1) / 2, baseline), mark, font=f, fill=fill, anchor="ls")
+        x += f.getlength(base)
 
 
 @functools.lru_cache(maxsize=1024)

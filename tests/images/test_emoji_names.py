@@ -277,3 +277,15 @@ def test_the_emoji_table_and_the_emoji_font_agree() -> None:
     assert set(fonts.emoji_coverage()) == set(cmap)
     strike = font["CBLC"].strikes[0].bitmapSizeTable
     assert strike.ppemY == fonts.EMOJI_PPEM
+
+
+@pytest.mark.parametrize(("letter", "mark"), [("\u0645", "\u064f"), ("\u0628", "\u0650"), ("\u05e9", "\u05b8")])
+def test_a_vowel_mark_sits_on_its_letter_not_beside_it(letter: str, mark: str) -> None:
+    # an Arabic letter with a damma or kasra, a Hebrew one with a qamats: the mark's ink lies over the letter's
+    bare, marked = Image.new("L", (120, 60), 0), Image.new("L", (120, 60), 0)
+    text.draw_text(bare, (20, 30), letter, 28, 255)  # type: ignore[arg-type]
+    text.draw_text(marked, (20, 30), letter + mark, 28, 255)  # type: ignore[arg-type]
+    b, m = bare.getbbox(), marked.getbbox()
+    assert b is not None and m is not None and marked.tobytes() != bare.tobytes()
+    assert m[0] >= b[0] - 2 and m[2] <= b[2] + 2, (b, m)
+    assert text.text_width(letter + mark, 28) == text.text_width(letter, 28)
