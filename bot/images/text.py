@@ -20,8 +20,6 @@ import functools
 import unicodedata
 from collections.abc import Callable, Iterator
 
-import arabic_reshaper
-from bidi import get_display
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.images import fonts, glyphs
@@ -153,19 +151,34 @@ def _classify(g: str) -> Piece:
 
 
 # ---------------------------------------------------------------------------------- right-to-left scripts
-_RESHAPER = arabic_reshaper.ArabicReshaper(
-    # harakat kept (they are part of a name); of the ligatures only lam-alef, which the font has and every
-    # reader expects; the word ligatures (Allah ...) would be single characters outside the font
-    configuration={"delete_harakat": False, "ARABIC LIGATURE ALLAH": False}
-)
 _RTL = frozenset(["R", "AL", "AN"])
+
+
+@functools.cache
+def _reshaper() -> Callable[[str], str]:
+    # imported on the first Arabic name, not at start-up (arabic-reshaper loads fontTools)
+    import arabic_reshaper
+
+    shaper = arabic_reshaper.ArabicReshaper(
+        # harakat kept (they are part of a name); of the ligatures only lam-alef, which the font has and every
+        # reader expects; the word ligatures (Allah ...) would be single characters outside the font
+        configuration={"delete_harakat": False, "ARABIC LIGATURE ALLAH": False}
+    )
+    return lambda text: str(shaper.reshape(text))
 
 
 def _shape(text: str) -> str:
     """Arabic letters replaced by their joined (initial, medial, final, isolated) presentation forms."""
     if not any("\u0600" <= c <= "\u08ff" for c in text):
         return text
-    return str(_RESHAPER.reshape(text))
+    return _reshaper()(text)
+
+
+def _bidi_display(line: str) -> str:
+    """``line`` in visual order on a left-to-right line (python-bidi, imported on the first right-to-left name)."""
+    from bidi import get_display
+
+    return str(get_display(line, base_dir="L"))
 
 
 # Stand-ins for graphemes of several characters while the bidi algorithm orders a string: one character each of
@@ -213,7 +226,7 @@ def visual_order(text: str) -> list[str]:
         used.add(stand_in)
         back[stand_in] = g
         line.append(stand_in)
-    shown = str(get_display("".join(line), base_dir="L"))
+    shown = _bidi_display("".join(line))
     if len(shown) != len(line):  # never seen: every character is kept; if not, the logical order is drawn
         return gs
     return [back.get(c, c) for c in shown]
