@@ -160,7 +160,9 @@ def build_emoji(src: Path, out: Path, table: Path) -> None:
     """Noto Color Emoji with a small strike and every ligature reachable by one code point (see the docstring)."""
     font = TTFont(src)
     sequences = sorted(emoji_sequences(font).items())
-    cmap = dict(font.getBestCmap())
+    bitmaps = font["CBDT"].strikeData[0]
+    # only what draws something: the joiners, selectors and tag letters map to empty glyphs, used in sequences only
+    cmap = {c: g for c, g in font.getBestCmap().items() if g in bitmaps}
     lines = []
     for i, (seq, glyph) in enumerate(sequences):
         cmap[EMOJI_PUA + i] = glyph

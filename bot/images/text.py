@@ -17,8 +17,9 @@ they are part of the card art. :func:`name_label` is the one rule for a name not
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -117,21 +118,30 @@ def _wants_emoji(g: str) -> bool:
 
 def _emoji_chars(g: str) -> str | None:
     """The emoji font's characters that draw ``g``: one for a sequence the font has; for one it lacks (a newer or
-    unusual combination) its parts joined by U+200D, each whole, as phones show them; ``None`` if any part lacks."""
+    unusual combination) its parts, each the longest piece the font has whole (the parts joined by U+200D, an emoji
+    and its skin tone), as phones show them; ``None`` if some character has no emoji at all."""
     whole = fonts.emoji_glyph(g)
     if whole is not None:
         return whole
-    parts = [p for p in g.split(_ZWJ) if p.replace(_VS16, "")]
-    if len(parts) < 2:
-        return None
-    chars = [fonts.emoji_glyph(p) for p in parts]
-    return None if any(c is None for c in chars) else "".join(c for c in chars if c)
+    out: list[str] = []
+    for part in g.split(_ZWJ):
+        cps = [c for c in part if c != _VS16]
+        while cps:
+            for n in range(len(cps), 0, -1):
+                glyph = fonts.emoji_glyph("".join(cps[:n]))
+                if glyph is not None:
+                    out.append(glyph)
+                    del cps[:n]
+                    break
+            else:
+                return None
+    return "".join(out) or None
 
 
 @functools.lru_cache(maxsize=8192)
 def _classify(g: str) -> Piece:
     """How one grapheme is drawn: a vector symbol, an emoji, text in a font of the chain, or the placeholder box."""
-    core = "".join(c for c in g if c not in _JOINERS)
+    core = "".join(c for c in g if c not in _JOINERS and not "\U000e0020" <= c <= "\U000e007f")  # tags: in flags
     if core in _SYMBOLS:
         return ("sym", core, -1)
     if core in ("", " "):
@@ -174,62 +184,72 @@ def _shape(text: str) -> str:
     return _reshaper()(text)
 
 
-def _bidi_display(line: str) -> str:
-    """``line`` in visual order on a left-to-right line (python-bidi, imported on the first right-to-left name)."""
-    from bidi import get_display
-
-    return str(get_display(line, base_dir="L"))
+_LEVEL = re.compile(r"Level\(\s*(\d+),?\s*\)")
+# L1: trailing whitespace and isolate marks are reset to the line's level (0, left to right)
+_TRAILING = frozenset(["WS", "LRI", "RLI", "FSI", "PDI", "BN"])
 
 
-# Stand-ins for graphemes of several characters while the bidi algorithm orders a string: one character each of
-# the grapheme's own bidi class, unused in the string, so the order found maps back to whole graphemes (the
-# algorithm reorders characters, and would turn a family emoji or a letter and its mark inside out).
-_STAND_INS: dict[str, tuple[range, ...]] = {
-    "L": (range(0xE000, 0xF900),),  # private use
-    "R": (range(0x05D0, 0x05EB), range(0x07CA, 0x07EB), range(0x0800, 0x0816)),  # Hebrew, N'Ko, Samaritan
-    "AL": (range(0x0620, 0x064B), range(0x0671, 0x06D4)),
-    "EN": (range(0x30, 0x3A), range(0x1D7CE, 0x1D800)),
-    "ET": (range(0x20A0, 0x20C0),),  # currency signs (a keycap's "#")
-    "NSM": (range(0x0300, 0x0370),),
-    "ON": (range(0x2500, 0x25A0),),  # box drawing: neutral, and no bracket pair or mirror
-}
+def bidi_levels(line: str) -> list[int] | None:
+    """Each character's embedding level by the Unicode bidirectional algorithm on a left-to-right line (0: left to
+    right, odd: right to left, 2: a number or Latin word inside a right-to-left run), or ``None`` if not known.
+
+    python-bidi's Rust implementation (the unicode-bidi crate: isolates and paired brackets) gives its levels only
+    in its debug report, one per byte of UTF-8; its reordering is by character and does not mirror brackets, so
+    :func:`visual_order` reorders whole graphemes itself from these levels.
+    """
+    from bidi import get_display  # imported on the first right-to-left name, not at start-up
+
+    report = str(get_display(line, base_dir="L", debug=True))
+    at = report.find("levels: [")
+    per_byte = [int(n) for n in _LEVEL.findall(report[at : report.find("]", at)])] if at >= 0 else []
+    if len(per_byte) != len(line.encode()):
+        return None
+    levels, offset = [], 0
+    for ch in line:
+        levels.append(per_byte[offset])
+        offset += len(ch.encode())
+    for i in range(len(line) - 1, -1, -1):
+        if unicodedata.bidirectional(line[i]) not in _TRAILING:
+            break
+        levels[i] = 0
+    return levels
 
 
-def _stand_ins(kind: str, used: set[str]) -> Iterator[str]:
-    for r in _STAND_INS.get(kind, _STAND_INS["ON"]):
-        for cp in r:
-            if chr(cp) not in used:
-                yield chr(cp)
+def _mirror(g: str) -> str:
+    from bidi.mirror import MIRRORED
+
+    return MIRRORED.get(g, g)
 
 
 def visual_order(text: str) -> list[str]:
-    """The graphemes of ``text`` (shaped) in the order they are drawn left to right: right-to-left runs
-    reversed by the Unicode bidirectional algorithm (python-bidi) on a left-to-right line, each grapheme whole;
-    mirrored characters (brackets) mirrored. A string without a right-to-left character is left as it is."""
+    """The graphemes of ``text`` (shaped) in the order they are drawn left to right: each run of right-to-left
+    level reversed (rule L2 of the bidirectional algorithm), whole graphemes at a time (the algorithm orders
+    characters, and would turn a family emoji or a letter and its mark inside out), brackets in a right-to-left run
+    mirrored (L4). A string without a right-to-left character is left as it is."""
     shaped = _shape(text)
     gs = graphemes(shaped)
     if not any(unicodedata.bidirectional(c) in _RTL for c in shaped):
         return gs
-    used = set(shaped)
-    pools: dict[str, Iterator[str]] = {}
-    back: dict[str, str] = {}
-    line = []
-    for g in gs:
-        if len(g) == 1:
-            line.append(g)  # equal characters are interchangeable: no stand-in needed
-            continue
-        kind = unicodedata.bidirectional(g[0])
-        pool = pools.setdefault(kind, _stand_ins(kind, used))
-        stand_in = next(pool, None) or next(pools.setdefault("ON", _stand_ins("ON", used)), None)
-        if stand_in is None:  # a string of more than a hundred emoji sequences: drawn in logical order
-            return gs
-        used.add(stand_in)
-        back[stand_in] = g
-        line.append(stand_in)
-    shown = _bidi_display("".join(line))
-    if len(shown) != len(line):  # never seen: every character is kept; if not, the logical order is drawn
+    levels = bidi_levels(shaped)
+    if levels is None:  # an unknown python-bidi report: drawn in logical order rather than wrong
         return gs
-    return [back.get(c, c) for c in shown]
+    firsts, at = [], 0
+    for g in gs:
+        firsts.append(levels[at])  # a grapheme has the level of its first character
+        at += len(g)
+    order = list(range(len(gs)))
+    for level in range(max(firsts), 0, -1):
+        i = 0
+        while i < len(order):
+            if firsts[order[i]] >= level:
+                j = i
+                while j < len(order) and firsts[order[j]] >= level:
+                    j += 1
+                order[i:j] = order[i:j][::-1]
+                i = j
+            else:
+                i += 1
+    return [_mirror(gs[k]) if firsts[k] % 2 else gs[k] for k in order]
 
 
 @functools.lru_cache(maxsize=2048)

@@ -14,6 +14,8 @@ from datetime import datetime, timedelta
 
 import pytest
 from fontTools.ttLib import TTFont
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from bot.games.mediatore import pictures as mediatore_pictures
@@ -289,3 +291,41 @@ def test_a_vowel_mark_sits_on_its_letter_not_beside_it(letter: str, mark: str) -
     assert b is not None and m is not None and marked.tobytes() != bare.tobytes()
     assert m[0] >= b[0] - 2 and m[2] <= b[2] + 2, (b, m)
     assert text.text_width(letter + mark, 28) == text.text_width(letter, 28)
+
+
+_ALPHABET = st.sampled_from(
+    [
+        "a", " ", "1", "#", "(", ")", ":", "+", "ש", "ל", "ו", "ם", "\u05b8", "م", "ح", "د", "ل", "ا", "\u064f",
+        "\u0651", "٣", "🎲", "👩", "👧", "\U0001f3fd", ZWJ, "\ufe0f", "\ufe0e", "\u20e3", "🇵", "🇱", "🏴",
+        "\U000e0067", "\U000e007f", "\u2068", "\u2069", "ॐ", "민", "€",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_ALPHABET, max_size=16), st.sampled_from([14, 22]), st.booleans())
+def test_any_mix_of_emoji_marks_and_scripts_draws_as_wide_as_measured(chars: list[str], size: int, bold: bool) -> None:
+    s = "".join(chars)
+    img = Image.new("RGBA", (1200, 60), (0, 0, 0, 0))
+    assert text.draw_text(img, (10, 30), s, size, (255, 255, 255), bold=bold) == text.text_width(s, size, bold)
+    # nothing is lost or made up: the graphemes drawn are the graphemes of the (shaped) string, brackets maybe mirrored
+    shaped = text._shape(text.sanitize(s))
+
+    def pair(g: str) -> str:
+        return min(g, text._mirror(g))
+
+    assert sorted(map(pair, text.visual_order(text.sanitize(s)))) == sorted(map(pair, graphemes(shaped)))
+
+
+def test_the_bidi_levels_are_read_from_python_bidi() -> None:
+    # if a python-bidi release changed its report, names would silently keep their logical order: fail here instead
+    assert text.bidi_levels("abc דוד 12") == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2]
+    assert text.bidi_levels("דוד ") == [1, 1, 1, 0]  # trailing space back at the line's level
+
+
+def test_brackets_in_a_right_to_left_run_are_mirrored() -> None:
+    # Arabic "Muhammad (Ali)": the brackets belong to the right-to-left text, so each is drawn as its mirror image
+    assert "".join(text.visual_order("محمد (علي)")) == "(\ufef2\ufee0\ufecb) \ufeaa\ufee4\ufea4\ufee3"
+    assert "".join(text.visual_order("ש(ל)ו")) == "ו(ל)ש"
+    # a Latin name's brackets are left alone
+    assert "".join(text.visual_order("Ana (Mo) שלום")) == "Ana (Mo) םולש"
