@@ -277,6 +277,7 @@ def test_the_emoji_table_and_the_emoji_font_agree() -> None:
         assert "\ufe0f" not in seq
         assert cmap.get(ord(ch)) in bitmaps, f"{seq!r} -> U+{ord(ch):X}"
     assert set(fonts.emoji_coverage()) == set(cmap)
+    assert all(glyph in bitmaps for glyph in cmap.values())  # no character maps to an empty glyph
     strike = font["CBLC"].strikes[0].bitmapSizeTable
     assert strike.ppemY == fonts.EMOJI_PPEM
 
