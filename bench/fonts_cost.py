@@ -2,7 +2,8 @@
 
 Each measurement runs in a new interpreter (no font opened, no character map read yet), after the usual start-up
 work (``prepare()`` draws the card sprites; one PNG saved loads Pillow's plugins), so it is the first picture a
-restarted bot draws: once with Latin names only, once with names in five scripts (which opens the CJK font).
+restarted bot draws: once with Latin names only, once with names in five scripts (which opens the CJK font), once
+with emoji and right-to-left names (the emoji font and its sequence table, Arabic shaping, the bidi algorithm).
 ``--code DIR`` measures another checkout's code (e.g. the commit before the fonts) with this interpreter, to
 compare. Times are the process's CPU time, so other work on the machine does not inflate them.
 
@@ -22,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LATIN = ["Alessandra", "Bartholomew", "Chen", "Dário", "Eun-ji"]
 WORLD = ["민수", "Алексей", "Łukasz Żółw", "山田太郎", "Nguyễn Thị Hằng"]
+EMOJI_RTL = ["Zoë 🎲", "👩\u200d👩\u200d👧", "🇵🇱 Ola", "محمد", "דוד"]  # emoji font, shaping and bidi, Arabic, Hebrew
 
 _CHILD = """
 import io, json, sys, time
@@ -54,12 +56,12 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5, help="fresh processes per measurement (the median is shown)")
     ap.add_argument("--code", type=Path, default=ROOT, help="the checkout whose bot/ package is measured")
     args = ap.parse_args()
-    fonts = sorted((args.code / "bot" / "fonts").glob("*.?tf"))
+    fonts = sorted([*(args.code / "bot" / "fonts").glob("*.?tf"), *(args.code / "bot" / "fonts").glob("*.tsv")])
     total = sum(f.stat().st_size for f in fonts)
     for f in fonts:
         print(f"{f.name:<32} {f.stat().st_size / 1e6:6.2f} MB")
     print(f"{'fonts in total':<32} {total / 1e6:6.2f} MB")
-    for label, names in (("Latin names", LATIN), ("names in five scripts", WORLD)):
+    for label, names in (("Latin names", LATIN), ("names in five scripts", WORLD), ("emoji and RTL", EMOJI_RTL)):
         runs = [_run(args.code, names) for _ in range(args.runs)]
         first = statistics.median(r[0] for r in runs)
         again = statistics.median(r[1] for r in runs)

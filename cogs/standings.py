@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.games import registry
 from bot.i18n import N_, _, _n, _p, using
 from bot.images.standings import Rating, StandingRow, Standings, render_standings
+from bot.images.text import name_label
 from bot.ledger import Ledger, LedgerRefusal
 from bot.ledger.chart import ChartData, load_chart, recent_form
 from bot.ledger.texts import amount_text
@@ -79,6 +80,12 @@ def standings_of(
 
 def legend_line(name: str, final: int, currency: str) -> str:
     return _("{name}: {amount}", name=name, amount=amount_text(final, currency, sign_points=True))
+
+
+def chart_legend(data: ChartData) -> list[str]:
+    """The chart's legend in the current locale: each player as every picture writes a name (``#n`` when it
+    cannot be drawn, n the line's number) and the final balance."""
+    return [legend_line(name_label(s.name, i + 1), s.final, data.currency) for i, s in enumerate(data.series)]
 
 
 def chart_text(data: ChartData) -> tuple[str, list[str]]:
@@ -387,7 +394,7 @@ class StandingsCog(commands.Cog, name="Standings"):
         locale = await reader_locale(self.bot, interaction)
         with using(locale) as code:
             title, lines = chart_text(data)
-            legend = [legend_line(s.name, s.final, data.currency) for s in data.series]
+            legend = chart_legend(data)
             alt = _("Running balances over time")
         picture = None
         if not data.empty and await self.pictures.for_user(guild_id, interaction.user.id):

@@ -3,7 +3,8 @@
 The subsets are committed, so nothing here runs at install, start-up or test time; this script only makes the
 files reproducible (same packages, same fontTools -> same bytes). See ``data/art/LICENSE.md`` for the steps::
 
-    apt-get download fonts-noto-core=20201225-1 fonts-noto-cjk=1:20220127+repack1-1
+    apt-get download fonts-noto-core=20201225-1 fonts-noto-cjk=1:20220127+repack1-1 \
+        fonts-noto-color-emoji=2.042-0+deb12u1
     for f in fonts-noto-*.deb; do dpkg-deb -x "$f" noto; done
     python tools/build_fonts.py noto
 
@@ -16,8 +17,15 @@ Which characters are kept, and why:
   commonest simplified Chinese), JIS X 0208 level 1 (2,965 commonest Japanese kanji) and Big5's frequent
   characters (5,401 traditional Chinese). Rarer Han characters fall back to the placeholder box.
 * Noto Sans Symbols 2 and Noto Sans Symbols (Regular): arrows, technical signs, circled numbers, geometric
-  shapes, miscellaneous symbols and dingbats (★ ♪ ☺ ✓ ① ...), which players put in names; emoji have no colour
-  font here and fall back visibly.
+  shapes, miscellaneous symbols and dingbats (★ ♪ ☺ ✓ ① ...), which players put in names.
+* Noto Sans Arabic and Noto Sans Hebrew (Regular and Bold): their scripts' blocks, and for Arabic the
+  presentation forms, which is what the names are drawn with once :mod:`bot.images.text` has shaped them (each
+  letter replaced by its joined form) and put them in visual order.
+* Noto Color Emoji: every emoji the font has (Emoji 15.0), its bitmaps scaled from the 109 px strike to a
+  :data:`EMOJI_PPEM` px one and reduced to :data:`EMOJI_COLOURS` colours (a tenth of the size; the names are drawn
+  at 14-26 px). Pillow's basic layout cannot apply the font's ligatures (a family, a flag, a keycap are sequences of
+  several characters), so each sequence gets a code point of Plane 15's private use area in the cmap, and
+  ``NotoColorEmoji-Tavolo.tsv`` lists which sequence is which code point; the GSUB table is dropped.
 """
 
 from __future__ import annotations
@@ -29,11 +37,18 @@ from pathlib import Path
 
 from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
+from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
+from PIL import Image
 
 OUT = Path(__file__).resolve().parents[1] / "bot" / "fonts"
 TRUETYPE = "usr/share/fonts/truetype/noto"
 OPENTYPE = "usr/share/fonts/opentype/noto"
 CJK_KR = 1  # index of "Noto Sans CJK KR" in NotoSansCJK-Regular.ttc
+EMOJI_PPEM = 32  # the emoji strike's size in pixels (bitmaps about 40 x 38)
+EMOJI_COLOURS = 32  # colours per emoji bitmap: indistinguishable from the original at the sizes names are drawn
+EMOJI_PUA = 0xF0000  # the first code point given to an emoji sequence
+EMOJI_FONT = "NotoColorEmoji-Tavolo.ttf"
+EMOJI_SEQUENCES = "NotoColorEmoji-Tavolo.tsv"
 
 
 def _codec_chars(codec: str, lead: range, trail: range) -> set[int]:
@@ -77,6 +92,22 @@ def symbol_unicodes() -> set[int]:
     return {c for lo, hi in ranges for c in range(lo, hi + 1)}
 
 
+def arabic_unicodes() -> set[int]:
+    ranges = [
+        (0x0600, 0x06FF),  # Arabic
+        (0x0750, 0x077F),  # Arabic Supplement
+        (0x08A0, 0x08FF),  # Arabic Extended-A
+        (0xFB50, 0xFDFF),  # Arabic Presentation Forms-A (Persian, Urdu letters' forms, ligatures)
+        (0xFE70, 0xFEFF),  # Arabic Presentation Forms-B (the joined forms the shaping produces)
+        (0x200C, 0x200F),  # joiners and marks, as the font has them
+    ]
+    return {c for lo, hi in ranges for c in range(lo, hi + 1)}
+
+
+def hebrew_unicodes() -> set[int]:
+    return {*range(0x0590, 0x0600), *range(0xFB1D, 0xFB50)}  # Hebrew and its presentation forms
+
+
 def _options() -> subset.Options:
     o = subset.Options()
     # Pillow draws with its basic layout (no shaping: same pixels on every machine), so the OpenType layout
@@ -102,6 +133,73 @@ def _subset(font: TTFont, unicodes: set[int] | None, out: Path) -> None:
     print(f"{out.name}: {len(font.getBestCmap())} characters, {len(buf.getvalue()) / 1e6:.2f} MB")
 
 
+def emoji_sequences(font: TTFont) -> dict[tuple[int, ...], str]:
+    """Every sequence the font's ligatures draw as one glyph (flags, keycaps, skin tones, ZWJ sequences)."""
+    glyph_of = {g: cp for cp, g in font.getBestCmap().items()}
+    out: dict[tuple[int, ...], str] = {}
+    for lookup in font["GSUB"].table.LookupList.Lookup:
+        if lookup.LookupType != 4:
+            continue
+        for st in lookup.SubTable:
+            for first, ligatures in st.ligatures.items():
+                for lig in ligatures:
+                    out.setdefault(tuple(glyph_of[g] for g in (first, *lig.Component)), lig.LigGlyph)
+    return out
+
+
+def _small_png(data: bytes, scale: float) -> tuple[bytes, int, int]:
+    im = Image.open(io.BytesIO(data)).convert("RGBA")
+    w, h = max(1, round(im.width * scale)), max(1, round(im.height * scale))
+    im = im.resize((w, h), Image.Resampling.LANCZOS).quantize(EMOJI_COLOURS, method=Image.Quantize.FASTOCTREE)
+    buf = io.BytesIO()
+    im.save(buf, format="PNG", optimize=True)
+    return buf.getvalue(), w, h
+
+
+def build_emoji(src: Path, out: Path, table: Path) -> None:
+    """Noto Color Emoji with a small strike and every ligature reachable by one code point (see the docstring)."""
+    font = TTFont(src)
+    sequences = sorted(emoji_sequences(font).items())
+    bitmaps = font["CBDT"].strikeData[0]
+    # only what draws something: the joiners, selectors and tag letters map to empty glyphs, used in sequences only
+    cmap = {c: g for c, g in font.getBestCmap().items() if g in bitmaps}
+    lines = []
+    for i, (seq, glyph) in enumerate(sequences):
+        cmap[EMOJI_PUA + i] = glyph
+        lines.append(" ".join(f"{c:04X}" for c in seq) + f"\t{EMOJI_PUA + i:X}")
+    tables = []
+    for fmt, eid, keep in ((4, 1, lambda c: c <= 0xFFFF), (12, 10, lambda c: True)):
+        t = CmapSubtable.newSubtable(fmt)
+        t.platformID, t.platEncID, t.language = 3, eid, 0
+        t.cmap = {c: g for c, g in cmap.items() if keep(c)}
+        tables.append(t)
+    font["cmap"].tables = tables
+    for tag in ("GSUB", "DSIG"):
+        if tag in font:
+            del font[tag]
+    (strike,) = font["CBLC"].strikes
+    old = strike.bitmapSizeTable.ppemY
+    scale = EMOJI_PPEM / old
+    for glyph in font["CBDT"].strikeData[0].values():
+        m = glyph.metrics
+        glyph.imageData, m.width, m.height = _small_png(glyph.imageData, scale)
+        m.BearingX, m.BearingY, m.Advance = (round(v * scale) for v in (m.BearingX, m.BearingY, m.Advance))
+    size = strike.bitmapSizeTable
+    size.ppemX = size.ppemY = EMOJI_PPEM
+    for lm in (size.hori, size.vert):
+        for attr in ("ascender", "descender", "widthMax", "maxBeforeBL", "minAfterBL", "minOriginSB", "minAdvanceSB"):
+            setattr(lm, attr, round(getattr(lm, attr) * scale))
+    font.recalcTimestamp = False
+    buf = io.BytesIO()
+    font.save(buf, reorderTables=True)
+    out.write_bytes(buf.getvalue())
+    table.write_text(
+        "# Noto Color Emoji sequences (code points without U+FE0F) and the code point drawing each; "
+        "made by tools/build_fonts.py\n" + "\n".join(lines) + "\n"
+    )
+    print(f"{out.name}: {len(cmap)} code points, {len(sequences)} sequences, {len(buf.getvalue()) / 1e6:.2f} MB")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("root", type=Path, help="a folder the Debian packages were extracted into (dpkg-deb -x)")
@@ -114,6 +212,12 @@ def main(argv: list[str] | None = None) -> int:
     _subset(cjk, cjk_unicodes(), OUT / "NotoSansCJKkr-Regular.otf")
     _subset(TTFont(tt / "NotoSansSymbols2-Regular.ttf"), symbol_unicodes(), OUT / "NotoSansSymbols2-Regular.ttf")
     _subset(TTFont(tt / "NotoSansSymbols-Regular.ttf"), symbol_unicodes(), OUT / "NotoSansSymbols-Regular.ttf")
+    for style in ("Regular", "Bold"):
+        name = f"NotoSansArabic-{style}.ttf"
+        _subset(TTFont(tt / name), arabic_unicodes(), OUT / name)
+        name = f"NotoSansHebrew-{style}.ttf"
+        _subset(TTFont(tt / name), hebrew_unicodes(), OUT / name)
+    build_emoji(tt / "NotoColorEmoji.ttf", OUT / EMOJI_FONT, OUT / EMOJI_SEQUENCES)
     return 0
 
 

@@ -2,8 +2,11 @@
 
 Pillow has no font fallback, so :mod:`bot.images.text` asks :func:`face_for` which font of :data:`CHAIN` is the
 first to have every character of a grapheme, from each font's own character map (read here from the file:
-no fontTools at run time). The files are subsets made by ``tools/build_fonts.py``; their provenance and
-licence (SIL OFL 1.1) are in ``data/art/LICENSE.md`` and ``bot/fonts/OFL.txt``.
+no fontTools at run time). Emoji come from :data:`EMOJI`, a colour bitmap font drawn at its one strike size
+(:data:`EMOJI_PPEM`) and scaled: :func:`emoji_glyph` finds the one code point that draws a whole emoji grapheme
+(a flag, a keycap, a family: the build gave each sequence its own code point, listed in :data:`EMOJI_TABLE`).
+The files are made by ``tools/build_fonts.py``; their provenance and licence (SIL OFL 1.1) are in
+``docs/pictures-and-names.md``, ``data/art/LICENSE.md`` and ``bot/fonts/OFL.txt``.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ class Face:
     name: str
     regular: str
     bold: str | None = None
+    rtl: bool = False  # a right-to-left script: its marks are centred over their letters (see text._draw_marked)
 
 
 CHAIN: tuple[Face, ...] = (
@@ -34,12 +38,20 @@ CHAIN: tuple[Face, ...] = (
     Face("Noto Sans Symbols 2", "NotoSansSymbols2-Regular.ttf"),  # shapes, stars, dingbats
     Face("Noto Sans Symbols", "NotoSansSymbols-Regular.ttf"),  # arrows, notes, circled numbers, faces
     Face("Noto Sans CJK KR", "NotoSansCJKkr-Regular.otf"),  # Hangul, kana, common Han, box drawing
+    Face("Noto Sans Arabic", "NotoSansArabic-Regular.ttf", "NotoSansArabic-Bold.ttf", rtl=True),  # joined forms
+    Face("Noto Sans Hebrew", "NotoSansHebrew-Regular.ttf", "NotoSansHebrew-Bold.ttf", rtl=True),
 )
+#: the colour emoji font (CBDT bitmaps: one strike, no bold), outside the chain: emoji are drawn as images
+EMOJI = Face("Noto Color Emoji", "NotoColorEmoji-Tavolo.ttf")
+EMOJI_PPEM = 32  # the one size FreeType can open it at (tools/build_fonts.py's EMOJI_PPEM)
+EMOJI_TABLE = "NotoColorEmoji-Tavolo.tsv"  # emoji sequence -> the private-use code point drawing it
+_VS16 = "\ufe0f"
 
 
 def files() -> list[Path]:
-    """Every font file of the chain."""
-    return [FONT_DIR / f for face in CHAIN for f in (face.regular, face.bold) if f is not None]
+    """Every font file of the chain, the emoji font and its sequence table."""
+    chain = [FONT_DIR / f for face in CHAIN for f in (face.regular, face.bold) if f is not None]
+    return [*chain, FONT_DIR / EMOJI.regular, FONT_DIR / EMOJI_TABLE]
 
 
 @functools.lru_cache(maxsize=1)
@@ -84,6 +96,41 @@ def font(index: int, size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 def true_bold(index: int) -> bool:
     return CHAIN[index].bold is not None
+
+
+# ------------------------------------------------------------------------------------------------- emoji
+@functools.lru_cache(maxsize=1)
+def emoji_coverage() -> frozenset[int]:
+    """The code points the emoji font maps to a glyph (single emoji and the sequences' private-use points)."""
+    return frozenset(read_cmap((FONT_DIR / EMOJI.regular).read_bytes()))
+
+
+@functools.lru_cache(maxsize=1)
+def emoji_sequences() -> dict[str, str]:
+    """Each emoji sequence the font draws as one glyph (without U+FE0F) -> the code point of that glyph."""
+    out: dict[str, str] = {}
+    for line in (FONT_DIR / EMOJI_TABLE).read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            seq, point = line.split("\t")
+            out["".join(chr(int(c, 16)) for c in seq.split())] = chr(int(point, 16))
+    return out
+
+
+def emoji_glyph(grapheme: str) -> str | None:
+    """The one character of the emoji font that draws ``grapheme`` whole, or ``None`` if it has none.
+
+    The presentation selector U+FE0F only asks for the emoji form, which this font always is, so it is ignored.
+    """
+    key = grapheme.replace(_VS16, "")
+    if len(key) == 1:
+        return key if ord(key) in emoji_coverage() else None
+    return emoji_sequences().get(key)
+
+
+@functools.lru_cache(maxsize=1)
+def emoji_font() -> ImageFont.FreeTypeFont:
+    """The emoji font at its strike size (a bitmap font opens at no other); draw with ``embedded_color``."""
+    return ImageFont.truetype(str(FONT_DIR / EMOJI.regular), EMOJI_PPEM, layout_engine=ImageFont.Layout.BASIC)
 
 
 # ------------------------------------------------------------------------------------------ reading a cmap

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.i18n import _
+from bot.images import text
 from bot.images.cache import DEFAULT_CACHE, ImageCache, content_key
 from bot.images.hand import render_hand
 from bot.images.reveal import RevealRow, render_reveal
@@ -109,7 +109,9 @@ def legal_cards(view: Mapping[str, Any]) -> frozenset[str] | None:
 
 
 def seat_name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else _("Seat {n}", n=seat + 1)
+    """What a picture writes for a seat's player: :func:`bot.images.text.name_label` of the name (``#n`` for a
+    name nothing of which can be drawn, or none)."""
+    return text.name_label(names[seat] if 0 <= seat < len(names) else "", seat + 1)
 
 
 def seats_of(

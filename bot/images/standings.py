@@ -2,7 +2,8 @@
 
 Drawn from a :class:`Standings` whose labels the caller formats in the reader's language; the message's text is
 built from the same object (:meth:`Standings.lines`), so the picture never says more or other than the text.
-Names go through :mod:`bot.images.text`, like the names on the table.
+Names go through :mod:`bot.images.text`, like the names on the table (a name nothing of which can be drawn is
+``#`` and its row's number, :func:`bot.images.text.name_label`).
 """
 
 from __future__ import annotations
@@ -125,7 +126,7 @@ def render_standings(s: Standings) -> bytes:
             itext.draw_text(img, (34, cy), str(r.rank), 18, (24, 24, 28), bold=True, anchor="m")
         else:
             itext.draw_text(img, (34, cy), str(r.rank), 18, DIM, anchor="m")
-        itext.draw_text(img, (66, cy), itext.fit(r.name, 20, 250), 20, FG)
+        itext.draw_text(img, (66, cy), itext.fit(itext.name_label(r.name, i + 1), 20, 250), 20, FG)
         colour = UP if r.total > 0 else DOWN if r.total < 0 else FG
         itext.draw_text(img, (470, cy), itext.fit(r.total_label, 18, 150), 18, colour, anchor="r")
         if r.rating is not None:

@@ -84,10 +84,8 @@ def _background() -> Image.Image:
 
 
 def plate_name(name: str, number: int) -> str:
-    """What a seat's plate writes for ``name``: the name itself (in any script the fonts have; characters they
-    lack as placeholder boxes), or ``#number`` when nothing of it can be drawn (an emoji-only or empty name);
-    the message's text beside the picture names every seat in full."""
-    return name if text.drawable(name) else f"#{number}"
+    """What a seat's plate writes for ``name``: :func:`bot.images.text.name_label`, the rule of every picture."""
+    return text.name_label(name, number)
 
 
 def _plate(img: Image.Image, centre: tuple[int, int], seat: SeatInfo, number: int) -> None:

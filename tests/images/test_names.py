@@ -78,7 +78,7 @@ def test_the_chain_covers_whole_alphabets() -> None:
 def test_the_cmap_reader_agrees_with_freetype_and_bold_has_what_regular_has() -> None:
     for index, face in enumerate(fonts.CHAIN):
         cmap = fonts.coverage(index)
-        assert len(cmap) > 400
+        assert len(cmap) > 120  # Hebrew is the smallest script
         notdef = _notdef_mask(index)
         for cp in sorted(cmap)[:: max(1, len(cmap) // 150)]:
             ch = chr(cp)
@@ -114,20 +114,21 @@ def test_a_hangul_name_is_drawn_not_replaced_by_the_seat_number() -> None:
     assert _differ(_seat_picture("Алексей"), _seat_picture("#1"))
 
 
-def test_an_emoji_only_name_falls_back_visibly_to_the_seat_number() -> None:
-    for name in ("😀", "🎲🎲", "👨\u200d👩\u200d👧", "🇰🇷", "", " \u200b "):
+def test_a_name_nothing_of_which_can_be_drawn_falls_back_visibly_to_the_seat_number() -> None:
+    # a script without a font (Devanagari), nothing visible: the seat number (emoji are drawn, see test_emoji_names)
+    for name in ("ॐ", "ॐॐ", "", " \u200b "):
         assert plate_name(name, 4) == "#4", name
     # the plate (seat 1) writes "#1" for it: the same picture as a player named "#1", unlike one named "#2"
-    assert not _differ(_seat_picture("😀"), _seat_picture("#1"))
-    assert _differ(_seat_picture("😀"), _seat_picture("#2"))
+    assert not _differ(_seat_picture("ॐ"), _seat_picture("#1"))
+    assert _differ(_seat_picture("ॐ"), _seat_picture("#2"))
 
 
-def test_an_emoji_in_a_name_is_a_visible_box_never_dropped() -> None:
-    assert text.missing("Bob 😀") == ["😀"]
-    assert text.missing("Bob 👨\u200d👩\u200d👧 🇰🇷") == ["👨\u200d👩\u200d👧", "🇰🇷"]  # one box per grapheme
-    assert _differ(_seat_picture("Bob 😀"), _seat_picture("Bob"))
-    assert _differ(_seat_picture("Bob 😀"), _seat_picture("Bob "))
-    assert text.text_width("Bob 😀", 22) > text.text_width("Bob ", 22)
+def test_a_character_no_font_has_is_a_visible_box_never_dropped() -> None:
+    assert text.missing("Bob ॐ") == ["ॐ"]
+    assert text.missing("Bob ॐ 😀 ᚠ") == ["ॐ", "ᚠ"]  # one box per grapheme; the emoji is drawn
+    assert _differ(_seat_picture("Bob ॐ"), _seat_picture("Bob"))
+    assert _differ(_seat_picture("Bob ॐ"), _seat_picture("Bob "))
+    assert text.text_width("Bob ॐ", 22) > text.text_width("Bob ", 22)
 
 
 def test_compatibility_letters_are_drawn_as_their_plain_form() -> None:
@@ -212,7 +213,7 @@ def test_a_long_name_is_cut_by_width_not_by_characters() -> None:
 
 
 def test_drawn_width_matches_the_measured_width() -> None:
-    for name in ("Łukasz Żółw", "민수 Kim", "Bob 😀 ♠", "🤖 컴퓨터 3"):
+    for name in ("Łukasz Żółw", "민수 Kim", "Bob 😀 ♠", "🤖 컴퓨터 3", "محمد 👩\u200d👩\u200d👧", "ॐ דוד"):
         for bold in (False, True):
             img = Image.new("RGBA", (600, 60), (0, 0, 0, 0))
             w = text.draw_text(img, (20, 30), name, 22, (255, 255, 255), bold=bold)
@@ -236,5 +237,6 @@ def test_the_fonts_ship_with_the_package_and_stay_small() -> None:
         rel = path.relative_to(ROOT / "bot").as_posix()
         assert any(fnmatch.fnmatch(rel, g) for g in globs), f"{rel} is not package data"
         total += path.stat().st_size
-    assert total < 4_000_000, f"the fonts grew to {total / 1e6:.1f} MB"
+    # CJK 2.9 MB, emoji 2.6 MB (a 32 px strike of 3,985 sequences and 1,446 single emoji), the rest 0.8 MB
+    assert total < 6_500_000, f"the fonts grew to {total / 1e6:.1f} MB"
     assert "SIL OPEN FONT LICENSE Version 1.1" in (fonts.FONT_DIR / "OFL.txt").read_text()

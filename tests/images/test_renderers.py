@@ -207,7 +207,8 @@ def test_renderers_import_no_discord_or_asyncio() -> None:
 
 def test_a_plate_writes_every_script_and_the_seat_number_only_for_nothing_drawable() -> None:
     """The fonts write Korean, Russian and accented Latin names as they are; a name of which nothing can be
-    drawn (emoji only, blank) shows the seat's number (more in tests/images/test_names.py)."""
+    drawn (a script without a font, blank) shows the seat's number (more in tests/images/test_names.py and
+    tests/images/test_emoji_names.py)."""
     from bot.images.table import plate_name
 
     assert plate_name("김민수", 2) == "김민수"
@@ -215,5 +216,6 @@ def test_a_plate_writes_every_script_and_the_seat_number_only_for_nothing_drawab
     assert plate_name("🤖 컴퓨터 3", 5) == "🤖 컴퓨터 3"
     assert plate_name("Zoë", 1) == "Zoë"
     assert plate_name("🤖 Computer 3", 5) == "🤖 Computer 3"
-    assert plate_name("🎲🎲", 3) == "#3"
+    assert plate_name("🎲🎲", 3) == "🎲🎲"  # emoji are drawn
+    assert plate_name("ॐ", 3) == "#3"
     assert plate_name("  ", 6) == "#6"
