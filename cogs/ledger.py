@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import registry
-from bot.i18n import N_, _, _n, _p, num, signed, using
+from bot.i18n import N_, _, _n, _p, num, signed, tenths, using
 from bot.i18n import names as ui
 from bot.images.standings import Rating, StandingRow, Standings, render_standings
 from bot.ledger import HistoryRow, Ledger, LedgerRefusal, SeasonSpec
@@ -86,8 +86,8 @@ def _relative(when: datetime) -> str:
 
 
 def _dec(x: float) -> str:
-    """A rating figure with one decimal, in the locale's digits."""
-    return num(round(x, 1))
+    """A rating figure with one decimal (always: ``21.0``, not ``21``), in the locale's digits."""
+    return tenths(x)
 
 
 def _pct(x: float) -> str:

@@ -14,7 +14,17 @@ from PIL import Image, ImageDraw
 
 from bot.images import text as itext
 
-__all__ = ["HEIGHT_PER_ROW", "TEXT_PX", "WIDTH", "Columns", "Rating", "StandingRow", "Standings", "columns", "render_standings"]
+__all__ = [
+    "HEIGHT_PER_ROW",
+    "TEXT_PX",
+    "WIDTH",
+    "Columns",
+    "Rating",
+    "StandingRow",
+    "Standings",
+    "columns",
+    "render_standings",
+]
 
 #: legible on a phone: Discord shows a picture about 400 pixels wide there, and every text here is drawn at least
 #: :data:`TEXT_PX` pixels high on a :data:`WIDTH`-pixel picture (11 pixels once scaled down)

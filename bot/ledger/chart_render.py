@@ -131,7 +131,7 @@ def time_format(first: datetime, last: datetime, locale: str) -> tuple[Callable[
         return (lambda t: date_label(t, locale, with_year=False)), years()
     if span <= timedelta(days=3 * 366):
         return (lambda t: format_skeleton("yM", t, locale=locale)), ""
-    return (lambda t: format_skeleton("y", t, locale=locale)), ""
+    return (lambda t: str(t.year)), ""  # (the "y" skeleton adds a word in Korean: 2027년)
 
 
 def chart_height(players: int) -> int:
@@ -152,6 +152,20 @@ def _style(fig: Figure, ax: Axes) -> None:
 _STEPS = (0, 1, -1, 2, -2, 3, -3)  # enough for MAX_SERIES curves all tied
 
 
+def _time_locator(lo: datetime, hi: datetime) -> mdates.DateLocator:
+    """Ticks for the range ``lo``..``hi``: within two days, the smallest round step of minutes or hours that gives
+    at most six ticks (each a distinct ``HH:MM`` within an evening); beyond, matplotlib's choice of days, months or
+    years."""
+    window = hi - lo
+    if window <= timedelta(days=2):
+        for minutes in (1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720):
+            if window / timedelta(minutes=minutes) <= 6:
+                if minutes < 60:
+                    return mdates.MinuteLocator(byminute=range(0, 60, minutes), tz=lo.tzinfo)
+                return mdates.HourLocator(byhour=range(0, 24, minutes // 60), tz=lo.tzinfo)
+    return mdates.AutoDateLocator(minticks=3, maxticks=6, tz=lo.tzinfo)
+
+
 def _tie_levels(drawn: list[tuple[tuple[datetime, int], ...]]) -> list[int]:
     """For each curve, how many pixel steps it is moved: 0, unless it shares a point with a curve before it, then
     the next free step (+1, -1, +2, ...) among those it touches."""
@@ -169,7 +183,7 @@ def _curves(fig: Figure, ax: Axes, data: ChartData, locale: str) -> None:
     first, last = min(times), max(times)
     drawn = [(*s.points, (last, s.final)) if s.points and s.points[-1][0] < last else s.points for s in data.series]
     levels = _tie_levels(drawn)
-    for i, (s, pts) in enumerate(zip(data.series, drawn, strict=True)):
+    for i, pts in enumerate(drawn):
         if not pts:
             continue
         colour = _hex(COLOURS[i % len(COLOURS)])
@@ -191,7 +205,7 @@ def _curves(fig: Figure, ax: Axes, data: ChartData, locale: str) -> None:
     pad = max((timedelta(minutes=10) - span) / 2, span * 0.03)
     ax.set_xlim(mdates.date2num(first - pad), mdates.date2num(last + pad))
     label, axis_label = time_format(first, last, locale)
-    ax.xaxis.set_major_locator(mdates.AutoDateLocator(minticks=3, maxticks=6, tz=first.tzinfo))
+    ax.xaxis.set_major_locator(_time_locator(first - pad, last + pad))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _pos: label(mdates.num2date(x, tz=first.tzinfo))))
     if axis_label:
         ax.set_xlabel(axis_label, color=_hex(FG), fontsize=_pt(TEXT_PX))
@@ -258,7 +272,9 @@ def render_chart(data: ChartData, *, locale: str, title: str, legend: list[str])
     return out.getvalue()
 
 
-def marker_shape(d: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float, fill: tuple[int, int, int]) -> None:
+def marker_shape(
+    d: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float, fill: tuple[int, int, int]
+) -> None:
     """One of :data:`MARKERS` drawn by Pillow (the legend's key), as matplotlib draws it on the curve."""
     if shape == "o":
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
