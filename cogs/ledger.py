@@ -391,6 +391,10 @@ class LedgerCog(commands.Cog, name="Ledger"):
                 )
             if not result.transfers:
                 lines.insert(0, _("Nothing to settle: nobody owes anybody here."))
+            if not result.exact:
+                # past the exact limit the greedy answered (bot/ledger/settlement.py): the title's promise is off
+                lines.append(_("With this many players owing or owed, these payments clear every balance but may "
+                               "not be the fewest."))  # fmt: skip
             text = "\n".join(lines)
             title = _("Settling up: {currency}", currency=currency_name(currency))
             footer = _(

@@ -166,15 +166,25 @@ def _time_locator(lo: datetime, hi: datetime) -> mdates.DateLocator:
     return mdates.AutoDateLocator(minticks=3, maxticks=6, tz=lo.tzinfo)
 
 
-def _tie_levels(drawn: list[tuple[tuple[datetime, int], ...]]) -> list[int]:
-    """For each curve, how many pixel steps it is moved: 0, unless it shares a point with a curve before it, then
-    the next free step (+1, -1, +2, ...) among those it touches."""
+def _ties(a: tuple[tuple[datetime, int], ...], b: tuple[tuple[datetime, int], ...]) -> bool:
+    """Two curves that would hide each other: the same end, or a quarter of one's points on the other."""
+    if not a or not b:
+        return False
+    shared = len(set(a) & set(b))
+    return a[-1] == b[-1] or shared * 4 >= min(len(a), len(b))
+
+
+def _tie_levels(drawn: list[tuple[tuple[datetime, int], ...]]) -> tuple[list[int], list[int]]:
+    """For each curve, how many pixel steps it is moved up or down (0, unless it ties with a curve before it:
+    then the next free step, +1, -1, +2, ...) and how many places its end marker moves left (the number of
+    curves before it that end at the same point)."""
     levels: list[int] = []
+    beside: list[int] = []
     for i, pts in enumerate(drawn):
-        mine = set(pts)
-        taken = {levels[j] for j in range(i) if mine & set(drawn[j])}
+        taken = {levels[j] for j in range(i) if _ties(pts, drawn[j])}
         levels.append(next(s for s in _STEPS if s not in taken))
-    return levels
+        beside.append(sum(1 for j in range(i) if pts and drawn[j] and drawn[j][-1] == pts[-1]))
+    return levels, beside
 
 
 def _curves(fig: Figure, ax: Axes, data: ChartData, locale: str) -> None:
@@ -182,14 +192,14 @@ def _curves(fig: Figure, ax: Axes, data: ChartData, locale: str) -> None:
     times = [t for s in data.series for t, _ in s.points]
     first, last = min(times), max(times)
     drawn = [(*s.points, (last, s.final)) if s.points and s.points[-1][0] < last else s.points for s in data.series]
-    levels = _tie_levels(drawn)
+    levels, places = _tie_levels(drawn)
     for i, pts in enumerate(drawn):
         if not pts:
             continue
         colour = _hex(COLOURS[i % len(COLOURS)])
         shifted = offset_copy(ax.transData, fig=fig, y=levels[i] * TIE_STEP, units="dots")
         # tied end markers side by side, leftwards, rather than on top of each other
-        beside = offset_copy(shifted, fig=fig, x=-18 * _STEPS.index(levels[i]), units="dots")
+        beside = offset_copy(shifted, fig=fig, x=-18 * places[i], units="dots")
         xs = [t for t, _ in pts]
         ys = [v for _, v in pts]
         ax.step(xs, ys, where="post", color=colour, linewidth=4.5 if i == 0 else 3.5, transform=shifted, zorder=3)

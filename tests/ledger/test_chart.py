@@ -305,5 +305,6 @@ def test_axis_labels_are_digits_and_punctuation_in_every_language() -> None:
 def test_every_span_renders() -> None:
     for span in SPANS:
         data = _evening(span)
-        png = render_chart(data, locale="ko", title="누적 잔액", legend=[f"{s.name}: {s.final:+d}" for s in data.series])
+        legend = [f"{s.name}: {s.final:+d}" for s in data.series]
+        png = render_chart(data, locale="ko", title="누적 잔액", legend=legend)
         assert Image.open(io.BytesIO(png)).size == (WIDTH, chart_height(5))
