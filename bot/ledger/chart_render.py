@@ -27,7 +27,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # before anything imports pyplot: never a display, never a GUI toolkit
 
-from babel.dates import format_skeleton
+from babel.dates import format_datetime, format_skeleton
 from babel.numbers import format_decimal
 from matplotlib import dates as mdates
 from matplotlib.axes import Axes
@@ -106,6 +106,12 @@ def _time(when: datetime, locale: str) -> str:
     return format_skeleton("Hm", when, locale=locale)
 
 
+def _zone(when: datetime, locale: str) -> str:
+    """The time zone's short name as ``locale`` writes it (CLDR: ``UTC`` in all five languages). The ledger
+    keeps UTC hours and Discord tells no one's zone, so a chart that shows hours says which they are."""
+    return format_datetime(when, "z", locale=locale)
+
+
 def number_label(value: float, locale: str) -> str:
     """A balance in ``locale``'s grouping (``1,000``, ``1 000``, ``1.000``); the Unicode minus sign is kept."""
     return format_decimal(round(value), locale=locale)
@@ -114,7 +120,7 @@ def number_label(value: float, locale: str) -> str:
 def time_format(first: datetime, last: datetime, locale: str) -> tuple[Callable[[datetime], str], str]:
     """How the ticks of a chart from ``first`` to ``last`` read, and the axis label that says what they leave out:
     up to 20 hours, ``20:00`` with the date below; up to 6 days, ``12/6 20:00``; up to 4 months, ``12/6`` with the
-    year below; up to 3 years, ``12/2026``; beyond, the year alone."""
+    year below; up to 3 years, ``12/2026``; beyond, the year alone. Where hours show, the label names the zone."""
     span = last - first
 
     def years() -> str:
@@ -124,9 +130,10 @@ def time_format(first: datetime, last: datetime, locale: str) -> tuple[Callable[
         day = date_label(first, locale, with_year=True)
         if first.date() != last.date():
             day += " – " + date_label(last, locale, with_year=True)
-        return (lambda t: _time(t, locale)), day
+        return (lambda t: _time(t, locale)), f"{day} ({_zone(first, locale)})"
     if span <= timedelta(days=6):
-        return (lambda t: date_label(t, locale, with_year=False) + "\n" + _time(t, locale)), years()
+        label = f"{years()} ({_zone(first, locale)})"
+        return (lambda t: date_label(t, locale, with_year=False) + "\n" + _time(t, locale)), label
     if span <= timedelta(days=122):
         return (lambda t: date_label(t, locale, with_year=False)), years()
     if span <= timedelta(days=3 * 366):
@@ -240,8 +247,8 @@ def _bars(ax: Axes, data: ChartData, locale: str) -> None:
     ax.set_xlim(-0.6, len(shown) - 0.4)
     ax.xaxis.set_major_locator(NullLocator())
     moment = shown[0][1].points[-1][0]
-    ax.set_xlabel(date_label(moment, locale, with_year=True) + " " + _time(moment, locale),
-                  color=_hex(FG), fontsize=_pt(TEXT_PX))  # fmt: skip
+    when = f"{date_label(moment, locale, with_year=True)} {_time(moment, locale)} {_zone(moment, locale)}"
+    ax.set_xlabel(when, color=_hex(FG), fontsize=_pt(TEXT_PX))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _pos: number_label(y, locale)))
 
 
@@ -287,7 +294,7 @@ def render_chart(data: ChartData, *, locale: str, title: str, legend: list[str])
     canvas = fig.canvas
     # the raw pixels straight into Pillow: no PNG encoded by matplotlib only to be decoded again
     w, h = canvas.get_width_height()
-    plot = Image.frombuffer("RGBA", (w, h), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")  # type: ignore[attr-defined]
+    plot = Image.frombuffer("RGBA", (w, h), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
 
     img = Image.new("RGB", (WIDTH, chart_height(len(data.series))), BG)
     img.paste(plot, (0, TITLE_H))

@@ -189,12 +189,12 @@ def test_one_moment_is_bars_with_its_date() -> None:
     data = _evening(timedelta(0))
     ax = chart_figure(data, locale="en").axes[0]
     labels, axis = _ticks(data)
-    assert labels == [] and axis == "12/6/2026 20:00"  # the real date, once; no ticks of a made-up span
+    assert labels == [] and axis == "12/6/2026 20:00 UTC"  # the real date, once; no ticks of a made-up span
     assert len(ax.patches) == 5  # one bar per player
     assert [round(p.get_height()) for p in ax.patches] == [s.final for s in data.series]
     # each bar carries its number
     assert [t.get_text() for t in ax.texts] == [number_label(s.final, "en") for s in data.series]
-    assert _ticks(data, "ru")[1] == "06.12.2026 20:00"
+    assert _ticks(data, "ru")[1] == "06.12.2026 20:00 UTC"
 
 
 @pytest.mark.parametrize(
@@ -213,7 +213,9 @@ def test_the_time_axis_fits_the_span(span: timedelta, expected: str) -> None:
     assert len(set(labels)) == len(labels), labels  # never five ticks that all read 1/1
     assert all(re.match(expected, label) for label in labels), labels
     if span <= timedelta(hours=3):
-        assert axis == "12/6/2026"  # the evening's date, shown once
+        assert axis == "12/6/2026 (UTC)"  # the evening's date, shown once, and whose hours these are
+    elif span <= timedelta(days=2):
+        assert axis == "2026 (UTC)"
     elif span <= timedelta(days=61):
         assert axis in ("2026", "2026 – 2027")
 
@@ -222,7 +224,7 @@ def test_an_evening_reads_hours_in_every_language() -> None:
     for loc in ("en", "it", "ko", "pl", "ru"):
         labels, axis = _ticks(_evening(timedelta(hours=3)), loc)
         assert labels == ["20:00", "21:00", "22:00", "23:00"], (loc, labels)
-        assert axis == date_label(START, loc, with_year=True)
+        assert axis == date_label(START, loc, with_year=True) + " (UTC)"
 
 
 def test_ties_are_drawn_apart() -> None:
@@ -295,11 +297,11 @@ SPANS = (timedelta(0), timedelta(minutes=1), timedelta(hours=3), timedelta(days=
 
 
 def test_axis_labels_are_digits_and_punctuation_in_every_language() -> None:
-    # matplotlib's font has no Hangul: a word in a tick would be a box
+    # matplotlib's font has no Hangul: a word in a tick would be a box (the zone is CLDR's "UTC" in all five)
     for span, loc in itertools.product(SPANS, ("en", "it", "ko", "pl", "ru")):
         labels, axis = _ticks(_evening(span), loc)
         for text in [*labels, axis]:
-            assert re.fullmatch(r"[\d\s./:–-]*", text), (loc, text)
+            assert re.fullmatch(r"[\d\s./:–-]*( \(?UTC\)?)?", text), (loc, text)
 
 
 def test_every_span_renders() -> None:
