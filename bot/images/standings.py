@@ -117,8 +117,10 @@ def _rating_bar(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], r: Ratin
         return x0 + (x1 - x0) * (min(max(v, lo), hi) - lo) / span
 
     cy = (y0 + y1) / 2
-    d.rounded_rectangle((x(r.mu - r.sigma), cy - 5, x(r.mu + r.sigma), cy + 5), radius=5, fill=BAR)
-    d.ellipse((x(r.mu) - 7, cy - 7, x(r.mu) + 7, cy + 7), fill=FG)
+    # at least a little wider than the dot, so a sure rating still shows its bar
+    a, b = min(x(r.mu - r.sigma), x(r.mu) - 9), max(x(r.mu + r.sigma), x(r.mu) + 9)
+    d.rounded_rectangle((a, cy - 5, b, cy + 5), radius=5, fill=BAR)
+    d.ellipse((x(r.mu) - 6, cy - 6, x(r.mu) + 6, cy + 6), fill=FG)
 
 
 @dataclass(frozen=True, slots=True)
