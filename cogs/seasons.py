@@ -194,7 +194,7 @@ class SeasonsCog(commands.Cog, name="Seasons"):
                 for i, r in enumerate(board)
             ] or [_("Nobody has finished a game yet.")]  # fmt: skip
             lines += ["", "**" + _("Records") + "**", *record_lines(found)]
-            alt = _("Standings: ranks, names, totals, ratings and recent form")
+            alt = _("Season table: ranks, names, totals and recent form")  # (a recap has no ratings)
         picture = None
         if show and table.rows:
             picture = await self.pictures.png("recap", (code, table.key()), lambda: render_standings(table))

@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import registry
-from bot.i18n import N_, SUPPORTED, _, _n, _p, num, using
+from bot.i18n import N_, SUPPORTED, _, _n, _p, tenths, using
 from bot.i18n import names as ui
 from bot.images.standings import Rating, StandingRow, Standings, render_standings
 from bot.ledger.chart import recent_form
@@ -312,8 +312,8 @@ class TournamentCog(commands.Cog, name="Tournament"):
             rating = None
             got = await self.ratings.get(t.guild_id, t.game, s.user_id) if self.ratings and s.user_id else None
             if got is not None:
-                rating = Rating(got.mu, got.sigma, _("{mu} ± {sigma}", mu=num(round(got.mu, 1)),
-                                                     sigma=num(round(got.sigma, 1))))  # fmt: skip
+                label = _("{mu} ± {sigma}", mu=tenths(got.mu), sigma=tenths(got.sigma))
+                rating = Rating(got.mu, got.sigma, label)
             extra = _n("{n} table win", "{n} table wins", s.tables_won)
             out.append(StandingRow(s.rank, s.name, s.score, amount_text(s.score, primary), rating,
                                    form.get(s.user_id, ()), extra))  # fmt: skip

@@ -50,6 +50,7 @@ __all__ = [
     "num",
     "pseudo",
     "signed",
+    "tenths",
     "tr",
     "translations",
     "using",
@@ -158,6 +159,12 @@ def _number_locale() -> str:
 def num(x: int | float) -> str:
     """A number in the current locale's digits grouping (``1,000``, ``1 000``, ``1.000``)."""
     return format_decimal(x, locale=_number_locale())
+
+
+def tenths(x: float) -> str:
+    """A figure with exactly one decimal in the current locale (``21.0``, ``21,7``): a column of ratings reads
+    alike, never ``21`` beside ``21.7``."""
+    return format_decimal(round(x, 1), format="#,##0.0", locale=_number_locale())
 
 
 def signed(x: int) -> str:

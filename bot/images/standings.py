@@ -15,28 +15,44 @@ from PIL import Image, ImageDraw
 
 from bot.images import text as itext
 
-__all__ = ["HEIGHT_PER_ROW", "WIDTH", "Rating", "StandingRow", "Standings", "render_standings"]
+__all__ = [
+    "HEIGHT_PER_ROW",
+    "TEXT_PX",
+    "WIDTH",
+    "Columns",
+    "Rating",
+    "StandingRow",
+    "Standings",
+    "columns",
+    "render_standings",
+]
 
-WIDTH = 900
-HEIGHT_PER_ROW = 50
+#: legible on a phone: Discord shows a picture about 400 pixels wide there, and every text here is drawn at least
+#: :data:`TEXT_PX` pixels high on a :data:`WIDTH`-pixel picture (11 pixels once scaled down)
+WIDTH = 720
+TEXT_PX = 20
+NAME_PX = 24
+TITLE_PX = 26
+HEIGHT_PER_ROW = 64
 TITLE_H = 60
 BG = (30, 33, 40)
 ROW_ALT = (38, 42, 50)
 FG = (236, 238, 240)
-DIM = (160, 168, 180)
+DIM = (170, 178, 190)
 UP = (52, 168, 83)
 DOWN = (234, 88, 66)
+BAR = (86, 180, 233)
 MEDALS = {1: (250, 204, 64), 2: (200, 206, 214), 3: (205, 127, 50)}
 MAX_ROWS = 20
 
 
 @dataclass(frozen=True, slots=True)
 class Rating:
-    """An OpenSkill rating: ``mu`` with uncertainty ``sigma`` (the bar spans mu ± 3 sigma)."""
+    """An OpenSkill rating: ``mu`` with uncertainty ``sigma``; the bar spans mu ± sigma, as its label says."""
 
     mu: float
     sigma: float
-    label: str  # e.g. "25.3 ± 2.1" in the reader's digits
+    label: str  # "25.3 ± 2.1" in the reader's digits, one decimal each: the bar's middle and half-width
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,13 +103,14 @@ def _sparkline(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], form: tup
     zero_y = y1 - (y1 - y0) * (0 - lo) / span
     d.line((x0, zero_y, x1, zero_y), fill=(70, 76, 88), width=1)
     colour = UP if values[-1] > 0 else DOWN if values[-1] < 0 else DIM
-    d.line(pts, fill=colour, width=2, joint="curve")
+    d.line(pts, fill=colour, width=3, joint="curve")
     ex, ey = pts[-1]
-    d.ellipse((ex - 3, ey - 3, ex + 3, ey + 3), fill=colour)
+    d.ellipse((ex - 5, ey - 5, ex + 5, ey + 5), fill=colour)
 
 
 def _rating_bar(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], r: Rating, lo: float, hi: float) -> None:
-    """mu as a dot on a shared scale, mu ± 3 sigma as the bar around it: a wide bar is an unsure rating."""
+    """mu as a dot on a shared scale, mu ± sigma (what the label says) as the bar around it: a wide bar is an
+    unsure rating."""
     x0, y0, x1, y1 = box
     span = (hi - lo) or 1.0
 
@@ -101,8 +118,35 @@ def _rating_bar(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], r: Ratin
         return x0 + (x1 - x0) * (min(max(v, lo), hi) - lo) / span
 
     cy = (y0 + y1) / 2
-    d.rounded_rectangle((x(r.mu - 3 * r.sigma), cy - 4, x(r.mu + 3 * r.sigma), cy + 4), radius=4, fill=(86, 180, 233))
-    d.ellipse((x(r.mu) - 5, cy - 5, x(r.mu) + 5, cy + 5), fill=FG)
+    # at least a little wider than the dot, so a sure rating still shows its bar
+    a, b = min(x(r.mu - r.sigma), x(r.mu) - 9), max(x(r.mu + r.sigma), x(r.mu) + 9)
+    d.rounded_rectangle((a, cy - 5, b, cy + 5), radius=5, fill=BAR)
+    d.ellipse((x(r.mu) - 6, cy - 6, x(r.mu) + 6, cy + 6), fill=FG)
+
+
+@dataclass(frozen=True, slots=True)
+class Columns:
+    """Where a table's columns go: ``None`` for a column no row fills (a recap has no ratings: no empty column)."""
+
+    name: tuple[int, int]
+    total_right: int
+    rating: tuple[int, int] | None
+    form: tuple[int, int] | None
+
+
+def columns(rows: tuple[StandingRow, ...]) -> Columns:
+    """The columns from the right: the form's sparkline, the rating, the total; the name takes what is left."""
+    x = WIDTH - 16
+    form = rating = None
+    if any(r.form for r in rows):
+        form = (x - 100, x)
+        x -= 100 + 20
+    if any(r.rating is not None for r in rows):
+        rating = (x - 150, x)
+        x -= 150 + 20
+    total_w = max((itext.text_width(r.total_label, TEXT_PX + 2) for r in rows), default=0)
+    total_w = min(total_w, 180)
+    return Columns((72, max(120, x - total_w - 16)), x, rating, form)
 
 
 def render_standings(s: Standings) -> bytes:
@@ -111,10 +155,12 @@ def render_standings(s: Standings) -> bytes:
     height = TITLE_H + HEIGHT_PER_ROW * max(1, len(rows)) + 12
     img = Image.new("RGB", (WIDTH, height), BG)
     d = ImageDraw.Draw(img)
-    itext.draw_text(img, (20, TITLE_H // 2), itext.fit(s.title, 24, WIDTH - 40, bold=True), 24, FG, bold=True)
+    itext.draw_text(img, (16, TITLE_H // 2), itext.fit(s.title, TITLE_PX, WIDTH - 32, bold=True), TITLE_PX, FG,
+                    bold=True)  # fmt: skip
+    cols = columns(rows)
     rated = [r.rating for r in rows if r.rating is not None]
-    lo = min((r.mu - 3 * r.sigma for r in rated), default=0.0)
-    hi = max((r.mu + 3 * r.sigma for r in rated), default=1.0)
+    lo = min((r.mu - r.sigma for r in rated), default=0.0)
+    hi = max((r.mu + r.sigma for r in rated), default=1.0)
     for i, r in enumerate(rows):
         top = TITLE_H + i * HEIGHT_PER_ROW
         cy = top + HEIGHT_PER_ROW // 2
@@ -122,19 +168,26 @@ def render_standings(s: Standings) -> bytes:
             d.rectangle((0, top, WIDTH, top + HEIGHT_PER_ROW), fill=ROW_ALT)
         medal = MEDALS.get(r.rank)
         if medal is not None:
-            d.ellipse((18, cy - 16, 50, cy + 16), fill=medal)
-            itext.draw_text(img, (34, cy), str(r.rank), 18, (24, 24, 28), bold=True, anchor="m")
+            d.ellipse((16, cy - 20, 56, cy + 20), fill=medal)
+            itext.draw_text(img, (36, cy), str(r.rank), TEXT_PX + 2, (24, 24, 28), bold=True, anchor="m")
         else:
-            itext.draw_text(img, (34, cy), str(r.rank), 18, DIM, anchor="m")
-        itext.draw_text(img, (66, cy), itext.fit(itext.name_label(r.name, i + 1), 20, 250), 20, FG)
-        colour = UP if r.total > 0 else DOWN if r.total < 0 else FG
-        itext.draw_text(img, (470, cy), itext.fit(r.total_label, 18, 150), 18, colour, anchor="r")
-        if r.rating is not None:
-            _rating_bar(d, (490, cy - 16, 620, cy - 2), r.rating, lo, hi)
-            itext.draw_text(img, (555, cy + 10), itext.fit(r.rating.label, 14, 140), 14, DIM, anchor="m")
-        _sparkline(d, (650, cy - 15, 780, cy + 15), r.form)
+            itext.draw_text(img, (36, cy), str(r.rank), TEXT_PX + 2, DIM, anchor="m")
+        # the name, and what else the row says (table wins) on a second line below it
+        x0, x1 = cols.name
+        name_y = cy - 12 if r.extra else cy
+        itext.draw_text(img, (x0, name_y), itext.fit(itext.name_label(r.name, i + 1), NAME_PX, x1 - x0), NAME_PX, FG)
         if r.extra:
-            itext.draw_text(img, (WIDTH - 14, cy), itext.fit(r.extra, 14, 100), 14, DIM, anchor="r")
+            itext.draw_text(img, (x0, cy + 16), itext.fit(r.extra, TEXT_PX, x1 - x0), TEXT_PX, DIM)
+        colour = UP if r.total > 0 else DOWN if r.total < 0 else FG
+        total = itext.fit(r.total_label, TEXT_PX + 2, 180)
+        itext.draw_text(img, (cols.total_right, cy), total, TEXT_PX + 2, colour, anchor="r")
+        if cols.rating is not None and r.rating is not None:
+            a, b = cols.rating
+            _rating_bar(d, (a + 8, cy - 24, b - 8, cy - 6), r.rating, lo, hi)
+            itext.draw_text(img, ((a + b) // 2, cy + 14), itext.fit(r.rating.label, TEXT_PX, b - a), TEXT_PX, DIM,
+                            anchor="m")  # fmt: skip
+        if cols.form is not None:
+            _sparkline(d, (cols.form[0], cy - 20, cols.form[1], cy + 20), r.form)
     out = io.BytesIO()
     img.save(out, format="PNG", compress_level=1)
     return out.getvalue()

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.games import registry
-from bot.i18n import _, _p, num, using
+from bot.i18n import _, _p, num, tenths, using
 from bot.ledger import LedgerRefusal, SeasonSpec
 from bot.ledger.money import MoneyValue
 from bot.ledger.texts import amount_text, units_text
@@ -75,8 +75,8 @@ def relative_tag(when: datetime) -> str:
 
 
 def dec(x: float) -> str:
-    """A rating figure with one decimal, in the locale's digits."""
-    return num(round(x, 1))
+    """A rating figure with one decimal (always: ``21.0``, not ``21``), in the locale's digits."""
+    return tenths(x)
 
 
 def pct(x: float) -> str:

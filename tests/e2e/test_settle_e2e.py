@@ -115,3 +115,32 @@ async def test_decline_and_expiry(fake_discord: FakeDiscord, tmp_path: Path) -> 
         assert await bot.ledger.db.fetchall("SELECT id FROM entries WHERE kind = 'payment'") == []
     finally:
         await stop_bot(bot, task)
+
+
+async def test_a_first_evening_settles_in_the_fewest_payments(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    # five players, balances -6, -5, -5, +6, +10: three payments ({-6 -> +6}, {-5, -5 -> +10}), where the greedy
+    # listed four; paying them clears every balance
+    fake = fake_discord
+    guild = fake.add_guild("Club")
+    channel = fake.add_channel(guild, "cards")
+    users = [fake.add_user(n) for n in ("Minsu", "Aleksei", "Lukasz", "Lei", "Zoe")]
+    minsu, aleksei, lukasz, lei, zoe = users
+    bot, task = await start_bot(fake, tmp_path / "f.db", dev_guild=guild.id)
+    try:
+        assert bot.ledger is not None
+        seats = [SeatRef(u.id, u.name) for u in users]
+        await bot.ledger.settle(key="table:1:unit:0", guild_id=guild.id, game="wizard", table_id=1, hand_index=0,
+                                seats=seats, amounts={"stake": [-6, -5, -5, 6, 10]})  # fmt: skip
+        plan = await zoe.slash(channel, "ledger settle")
+        text = (await plan.reply()).text()
+        assert text.count("→") == 3, text
+        assert "**Minsu** → **Lei** 6 stakes" in text
+        assert "**Aleksei** → **Zoe** 5 stakes" in text and "**Lukasz** → **Zoe** 5 stakes" in text
+        assert "may not be the fewest" not in text
+        for payer, payee, amount in ((minsu, lei, 6), (aleksei, zoe, 5), (lukasz, zoe, 5)):
+            await payer.slash(channel, "ledger paid", user=payee, amount=amount)
+            proposal = await _proposal(fake, channel)
+            assert "✅" in (await (await payee.click(proposal, label="Confirm")).reply()).text()
+        assert await bot.ledger.balances(guild.id, "stake") == {}
+    finally:
+        await stop_bot(bot, task)

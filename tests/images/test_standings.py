@@ -12,7 +12,20 @@ import pytest
 from PIL import Image
 
 from bot.i18n import using
-from bot.images.standings import HEIGHT_PER_ROW, MAX_ROWS, WIDTH, Rating, StandingRow, Standings, render_standings
+from bot.images.standings import (
+    BAR,
+    HEIGHT_PER_ROW,
+    MAX_ROWS,
+    NAME_PX,
+    TEXT_PX,
+    TITLE_PX,
+    WIDTH,
+    Rating,
+    StandingRow,
+    Standings,
+    columns,
+    render_standings,
+)
 from bot.ledger import Ledger, SeatRef
 from bot.ledger.chart import FORM_LENGTH, load_chart, recent_form
 from bot.ledger.texts import amount_text
@@ -95,3 +108,54 @@ def test_a_long_table_is_cut_and_unrated_rows_draw() -> None:
     assert img.height == 60 + HEIGHT_PER_ROW * MAX_ROWS + 12
     empty = Image.open(io.BytesIO(render_standings(Standings("Nobody", ()))))
     assert empty.width == WIDTH
+
+
+def _bar_extent(img: Image.Image, y0: int, y1: int) -> tuple[int, int]:
+    """The leftmost and rightmost x of the rating bar's colour between rows ``y0`` and ``y1``."""
+    px = img.convert("RGB").load()
+    xs = [x for x in range(img.width) for y in range(y0, y1) if px[x, y] == BAR]
+    return min(xs), max(xs)
+
+
+def test_the_rating_bar_spans_what_its_label_says() -> None:
+    # mu ± sigma, on a scale shared by the rows: sigma 2 and 6 make bars a third and the whole of the scale wide
+    rows = (
+        StandingRow(1, "A", 5, "+5", Rating(25.0, 2.0, "25.0 ± 2.0")),
+        StandingRow(2, "B", -5, "-5", Rating(21.0, 6.0, "21.0 ± 6.0")),
+    )
+    img = Image.open(io.BytesIO(render_standings(Standings("R", rows))))
+    a = _bar_extent(img, 60, 60 + HEIGHT_PER_ROW)
+    b = _bar_extent(img, 60 + HEIGHT_PER_ROW, 60 + 2 * HEIGHT_PER_ROW)
+    # scale 15..27: B spans it all, A spans 23..27, the last third
+    assert abs((a[1] - a[0]) * 3 - (b[1] - b[0])) <= 6
+    assert abs(a[1] - b[1]) <= 2 and abs((a[0] - b[0]) - (b[1] - b[0]) * 2 / 3) <= 4
+
+
+def test_ratings_read_with_one_decimal_everywhere() -> None:
+    from bot.ratings import RatingRow
+
+    whole = RatingRow(user_id=1, name="A", mu=21.0, sigma=8.3, ordinal=-3.9, games=3, wins=1)
+    with using("en"):
+        data = standings_of("M", [1], {1: "A"}, {1: 3}, {1: "+3"}, {1: whole}, {})
+    assert data.rows[0].rating is not None and data.rows[0].rating.label == "21.0 ± 8.3"  # not "21 ± 8.3"
+    with using("it"):
+        data = standings_of("M", [1], {1: "A"}, {1: 3}, {1: "+3"}, {1: whole}, {})
+    assert data.rows[0].rating is not None and data.rows[0].rating.label == "21,0 ± 8,3"
+
+
+def test_a_recap_without_ratings_has_no_rating_column() -> None:
+    rows = tuple(StandingRow(i + 1, f"P{i}", 3 - i, f"{3 - i:+d}", None, (1, -1)) for i in range(3))
+    cols = columns(rows)
+    assert cols.rating is None and cols.form is not None
+    rated = columns((*rows, StandingRow(4, "R", 0, "0", Rating(25, 3, "25.0 ± 3.0"))))
+    assert rated.rating is not None
+    # the room a rating would take goes to the name
+    assert cols.name[1] > rated.name[1]
+    # nothing of the bar's colour is drawn
+    img = Image.open(io.BytesIO(render_standings(Standings("Season 1 recap", rows)))).convert("RGB")
+    assert BAR not in {c for _, c in img.getcolors(1 << 20) or []}
+
+
+def test_text_is_legible_at_a_phone_width() -> None:
+    # Discord shows the picture about 400 pixels wide on a phone: the smallest text must still be 11 pixels
+    assert min(TEXT_PX, NAME_PX, TITLE_PX) * 400 / WIDTH >= 11

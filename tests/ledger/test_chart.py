@@ -1,10 +1,15 @@
 """`/ledger chart` data and picture: ledger_hours (migration 011) is the GROUP BY of the entries, the running
-balances end at the ledger's balances, downsampling keeps the end exact, and the picture draws the text's data."""
+balances end at the ledger's balances, downsampling keeps the end exact, and the picture draws the text's data;
+the time axis fits spans from one moment to years (read from matplotlib's tick labels), ties stay visible, the
+palette's neighbours differ and every text is legible at a phone's width."""
 
 from __future__ import annotations
 
 import io
+import itertools
+import math
 import random
+import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
@@ -14,8 +19,19 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from bot.ledger import Ledger, SeatRef
-from bot.ledger.chart import MAX_POINTS, ChartData, downsample, load_chart, running
-from bot.ledger.chart_render import HEIGHT, WIDTH, date_label, number_label, render_chart
+from bot.ledger.chart import MAX_POINTS, MAX_SERIES, ChartData, Series, downsample, load_chart, running
+from bot.ledger.chart_render import (
+    COLOURS,
+    MIN_PHONE_PX,
+    PHONE_WIDTH,
+    TEXT_PX,
+    WIDTH,
+    chart_figure,
+    chart_height,
+    date_label,
+    number_label,
+    render_chart,
+)
 from bot.storage.db import Database
 
 G1, G2 = 1001, 2002
@@ -132,11 +148,165 @@ async def test_the_picture_draws_the_data_of_the_text(db: Database) -> None:
     legend = [f"{s.name} {s.final:+d}" for s in data.series]
     png = render_chart(data, locale="ru", title="Баланс", legend=legend)
     img = Image.open(io.BytesIO(png))
-    assert img.size == (WIDTH, HEIGHT)
+    assert img.size == (WIDTH, chart_height(3))
     # the first player's colour is on the plot: the curve was drawn
     colours = {c for _, c in img.convert("RGB").getcolors(1 << 20) or []}
-    assert (250, 204, 64) in colours
+    assert COLOURS[0] in colours
     # equal data, equal key; a different balance, another key
     assert ChartData(G1, "stake", None, "all", data.series).key() == data.key()
     other = ChartData(G1, "stake", None, "all", data.series[1:])
     assert other.key() != data.key()
+
+
+# ---------------------------------------------------------------- the time axis, ties, colours, legibility
+
+START = datetime(2026, 12, 6, 20, 0, tzinfo=UTC)
+NAMES = ("민수", "Алексей", "Łukasz Żółw", "李雷", "Zoë")
+
+
+def _evening(span: timedelta, steps: int = 12, players: int = 5) -> ChartData:
+    """``players`` running balances over ``span`` from 20:00 on 6 December 2026 (one point each when it is 0)."""
+    rng = random.Random(7)
+    series = []
+    for i in range(players):
+        balance, points = 0, []
+        for k in range(1 if not span else steps):
+            balance += rng.randint(-6, 6)
+            points.append((START + span * (k / max(1, steps - 1)), balance))
+        series.append(Series(i + 1, NAMES[i % len(NAMES)], tuple(points), balance, len(points)))
+    return ChartData(1, "stake", None, "current", tuple(series))
+
+
+def _ticks(data: ChartData, locale: str = "en") -> tuple[list[str], str]:
+    """The x axis's tick labels (those inside the plot) and its label, as matplotlib drew them."""
+    ax = chart_figure(data, locale=locale).axes[0]
+    lo, hi = ax.get_xlim()
+    labels = [t.get_text() for t, x in zip(ax.get_xticklabels(), ax.get_xticks(), strict=True) if lo <= x <= hi]
+    return labels, ax.get_xlabel()
+
+
+def test_one_moment_is_bars_with_its_date() -> None:
+    data = _evening(timedelta(0))
+    ax = chart_figure(data, locale="en").axes[0]
+    labels, axis = _ticks(data)
+    assert labels == [] and axis == "12/6/2026 20:00 UTC"  # the real date, once; no ticks of a made-up span
+    assert len(ax.patches) == 5  # one bar per player
+    assert [round(p.get_height()) for p in ax.patches] == [s.final for s in data.series]
+    # each bar carries its number
+    assert [t.get_text() for t in ax.texts] == [number_label(s.final, "en") for s in data.series]
+    assert _ticks(data, "ru")[1] == "06.12.2026 20:00 UTC"
+
+
+@pytest.mark.parametrize(
+    ("span", "expected"),
+    [
+        (timedelta(minutes=1), r"^\d\d:\d\d$"),
+        (timedelta(hours=3), r"^\d\d:\d\d$"),
+        (timedelta(days=2), r"^\d{1,2}/\d{1,2}\n\d\d:\d\d$"),
+        (timedelta(days=61), r"^\d{1,2}/\d{1,2}$"),
+        (timedelta(days=4 * 365), r"^\d{4}$"),
+    ],
+)
+def test_the_time_axis_fits_the_span(span: timedelta, expected: str) -> None:
+    labels, axis = _ticks(_evening(span))
+    assert 3 <= len(labels) <= 7, labels
+    assert len(set(labels)) == len(labels), labels  # never five ticks that all read 1/1
+    assert all(re.match(expected, label) for label in labels), labels
+    if span <= timedelta(hours=3):
+        assert axis == "12/6/2026 (UTC)"  # the evening's date, shown once, and whose hours these are
+    elif span <= timedelta(days=2):
+        assert axis == "2026 (UTC)"
+    elif span <= timedelta(days=61):
+        assert axis in ("2026", "2026 – 2027")
+
+
+def test_an_evening_reads_hours_in_every_language() -> None:
+    for loc in ("en", "it", "ko", "pl", "ru"):
+        labels, axis = _ticks(_evening(timedelta(hours=3)), loc)
+        assert labels == ["20:00", "21:00", "22:00", "23:00"], (loc, labels)
+        assert axis == date_label(START, loc, with_year=True) + " (UTC)"
+
+
+def test_ties_are_drawn_apart() -> None:
+    data = _evening(timedelta(hours=3), players=3)
+    a, b, c = data.series
+    tied = ChartData(1, "stake", None, "current", (a, Series(b.user_id, b.name, a.points, a.final, 12), c))
+    ax = chart_figure(tied, locale="en").axes[0]
+    curves = [line for line in ax.get_lines() if len(line.get_xdata()) > 2]  # (not the zero line)
+    assert len(curves) == 3
+    pixels = [line.get_transform().transform(line.get_xydata()) for line in curves]
+    # the same data, a few pixels apart on screen: neither hides the other
+    assert (curves[0].get_xydata() == curves[1].get_xydata()).all()
+    gap = abs(pixels[0][:, 1] - pixels[1][:, 1])
+    assert gap.min() >= 3
+    # the untied curve is drawn where its data is
+    assert (pixels[2] == ax.transData.transform(curves[2].get_xydata())).all()
+    # their end markers stand side by side, not on top of each other
+    ends = [line for line in ax.get_lines() if len(line.get_xdata()) == 1]
+    xy = [line.get_transform().transform(line.get_xydata())[0] for line in ends[:2]]
+    assert math.dist(xy[0], xy[1]) >= 12
+
+
+def _lab(c: tuple[int, int, int]) -> tuple[float, float, float]:
+    """sRGB to CIELAB (D65)."""
+
+    def lin(u: float) -> float:
+        u /= 255
+        return u / 12.92 if u <= 0.04045 else ((u + 0.055) / 1.055) ** 2.4
+
+    r, g, b = map(lin, c)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def _delta_e(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    return math.dist(_lab(a), _lab(b))
+
+
+def test_the_palette_neighbours_differ_clearly() -> None:
+    assert len(COLOURS) >= MAX_SERIES
+    # curves one or two apart in the legend (the ones compared most) differ by ΔE*76 >= 50, any two by >= 30
+    for gap in (1, 2):
+        for a, b in itertools.pairwise(COLOURS[::1]) if gap == 1 else zip(COLOURS, COLOURS[2:], strict=False):
+            assert _delta_e(a, b) >= 50, (a, b)
+    assert all(_delta_e(a, b) >= 30 for a, b in itertools.combinations(COLOURS, 2))
+    # and every colour stands out from the background
+    assert all(_delta_e(c, (30, 33, 40)) >= 60 for c in COLOURS)
+
+
+def test_text_is_legible_at_a_phone_width() -> None:
+    assert TEXT_PX * PHONE_WIDTH / WIDTH >= MIN_PHONE_PX
+    for data in (_evening(timedelta(hours=3)), _evening(timedelta(0))):
+        fig = chart_figure(data, locale="en")
+        ax = fig.axes[0]
+        texts = [*ax.get_xticklabels(), *ax.get_yticklabels(), ax.xaxis.label, *ax.texts]
+        for t in texts:
+            if t.get_text():
+                px = t.get_fontsize() * fig.dpi / 72  # points to pixels
+                assert px * PHONE_WIDTH / WIDTH >= MIN_PHONE_PX - 0.01, t.get_text()
+
+
+SPANS = (timedelta(0), timedelta(minutes=1), timedelta(hours=3), timedelta(days=2), timedelta(days=61),
+         timedelta(days=4 * 365))  # fmt: skip
+
+
+def test_axis_labels_are_digits_and_punctuation_in_every_language() -> None:
+    # matplotlib's font has no Hangul: a word in a tick would be a box (the zone is CLDR's "UTC" in all five)
+    for span, loc in itertools.product(SPANS, ("en", "it", "ko", "pl", "ru")):
+        labels, axis = _ticks(_evening(span), loc)
+        for text in [*labels, axis]:
+            assert re.fullmatch(r"[\d\s./:–-]*( \(?UTC\)?)?", text), (loc, text)
+
+
+def test_every_span_renders() -> None:
+    for span in SPANS:
+        data = _evening(span)
+        legend = [f"{s.name}: {s.final:+d}" for s in data.series]
+        png = render_chart(data, locale="ko", title="누적 잔액", legend=legend)
+        assert Image.open(io.BytesIO(png)).size == (WIDTH, chart_height(5))
