@@ -23,11 +23,18 @@ from bot.ledger.settlement import settle
 from bot.ledger.texts import currency_name, units_text
 from bot.tournaments import GuildSettings
 
-from .. import _groups
+from .. import _clicks, _groups
 from .._locale import channel_locale, reader_locale
 from .shared import CURRENCY_CHOICES, is_admin, mention, private, refuse, relative_tag, with_money
 
 __all__ = ["PaymentButton", "PaymentsCog"]
+
+#: a proposal's outcome, for a click that comes after it (its message already shows it; the clicker hears it)
+_OUTCOME = {
+    "confirmed": N_("This payment is already confirmed and recorded."),
+    "declined": N_("This payment was declined; nothing was recorded."),
+    "expired": N_("This payment proposal has expired; nothing was recorded. Propose it again."),
+}
 
 
 class PaymentsCog(commands.Cog, name="Payments"):
@@ -60,7 +67,7 @@ class PaymentsCog(commands.Cog, name="Payments"):
         return self._money
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(PaymentButton)
+        _clicks.add_dynamic_items(self.bot, PaymentButton)
         _groups.join_groups(self, self.bot.tree)
 
     async def cog_unload(self) -> None:
@@ -175,8 +182,11 @@ class PaymentsCog(commands.Cog, name="Payments"):
             return _("⌛ Expired: {payer} paid {payee} {amount}. Nothing was recorded.", payer=mention(p.payer_id),
                      payee=mention(p.payee_id), amount=amount)  # fmt: skip
 
-    async def answer_payment(self, interaction: discord.Interaction[Any], payment_id: int, action: str) -> None:
-        """A click on a proposal's *confirm* or *decline*."""
+    async def answer_payment(
+        self, interaction: discord.Interaction[Any], payment_id: int, action: str, *, late: bool = False
+    ) -> None:
+        """A click on a proposal's *confirm* or *decline*; ``late``: its buttons were already removed (the click
+        of a lagging client), so the outcome is told privately instead of written on the message again."""
         if interaction.guild_id is None:
             return
         guild_id = interaction.guild_id
@@ -202,6 +212,9 @@ class PaymentsCog(commands.Cog, name="Payments"):
                         content=await self._settled_text(guild_id, stale, interaction), view=None,
                         allowed_mentions=discord.AllowedMentions.none(),
                     )  # fmt: skip
+            return
+        if late and result.state in _OUTCOME:
+            await private(self.bot, interaction, _OUTCOME[result.state])
             return
         await interaction.response.edit_message(
             content=await self._settled_text(guild_id, result, interaction), view=None,
@@ -274,6 +287,7 @@ class PaymentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"t
         assert isinstance(item, discord.ui.Button)
         return cls(item, int(match["p"]), match["a"])
 
+    @_clicks.answers_every_click
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog("Payments")
         if not isinstance(cog, PaymentsCog):
@@ -281,4 +295,5 @@ class PaymentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"t
                 text = _("Tavolo is starting up; try again.")
             await interaction.response.send_message(text, ephemeral=True)
             return
-        await cog.answer_payment(interaction, self.payment_id, self.action)
+        late = _clicks.is_late(interaction, self.custom_id)
+        await cog.answer_payment(interaction, self.payment_id, self.action, late=late)
