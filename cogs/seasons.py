@@ -22,7 +22,7 @@ from bot.images.standings import render_standings
 from bot.ledger import Ledger, LedgerRefusal
 from bot.ledger.chart import recent_form
 from bot.ledger.recap import Records, records, season_entries
-from bot.ledger.texts import amount_text
+from bot.ledger.texts import amount_text, units_text
 from bot.services import services_of
 from bot.tournaments import GuildSettings
 
@@ -33,9 +33,18 @@ from ._pictures import Pictures
 from .ledger.shared import date_tag, game_name, is_admin, mention, pct, private, refuse
 from .standings import standings_of
 
-__all__ = ["SeasonCloseButton", "SeasonsCog", "record_lines"]
+__all__ = ["SeasonCloseButton", "SeasonsCog", "hands_and_games", "record_lines"]
 
 log = logging.getLogger(__name__)
+
+
+def hands_and_games(hands: int, games: int) -> str:
+    """Settlements counted in the game's own unit: ``3 hands``, ``2 games`` (both, for a game settled either way)."""
+    hand_text = _n("{n} hand", "{n} hands", hands)
+    game_text = _n("{n} game", "{n} games", games)
+    if hands and games:
+        return _("{hands} and {games}", hands=hand_text, games=game_text)
+    return hand_text if hands else game_text
 
 
 def record_lines(r: Records) -> list[str]:
@@ -59,12 +68,12 @@ def record_lines(r: Records) -> list[str]:
                       who=r.accuracy.name, exact=r.accuracy.exact,
                       rate=pct(r.accuracy.exact / r.accuracy.rounds)))  # fmt: skip
     if r.most_played is not None:
-        out.append(_n("Most-played game: {game}, {n} hand or game", "Most-played game: {game}, {n} hands or games",
-                      r.most_played.settlements, game=game_name(r.most_played.game)))  # fmt: skip
+        out.append(_("Most-played game: {game}, {played}", game=game_name(r.most_played.game),
+                     played=hands_and_games(r.most_played.hands, r.most_played.games)))  # fmt: skip
     if r.closest is not None:
         out.append(_("Closest finish: {winner} ahead of {runner} by {amount} ({game}, table #{table})",
                      winner=r.closest.winner, runner=r.closest.runner_up,
-                     amount=amount_text(r.closest.margin, r.closest.currency), game=game_name(r.closest.game),
+                     amount=units_text(r.closest.margin, r.closest.currency), game=game_name(r.closest.game),
                      table=str(r.closest.table_id)))  # fmt: skip
     return out or [_("No records: nothing was played this season.")]
 

@@ -20,7 +20,7 @@ from bot.ledger import Ledger, LedgerRefusal
 from bot.ledger.money import MoneySettings
 from bot.ledger.payments import MAX_AMOUNT, Payment, PaymentExpired, Payments
 from bot.ledger.settlement import settle
-from bot.ledger.texts import currency_name, units_text
+from bot.ledger.texts import currency_plural, units_text
 from bot.tournaments import GuildSettings
 
 from .. import _clicks, _groups
@@ -109,16 +109,16 @@ class PaymentsCog(commands.Cog, name="Payments"):
             if result.unmatched:
                 left = with_money(units_text(abs(result.unmatched), currency), abs(result.unmatched), currency, money)
                 lines.append(
-                    _("Owed to players by nobody here (won from computer players or adjustments): {units}", units=left)
+                    _("Nobody here owes the remaining {units}, won from computer players or added by adjustments.",
+                      units=left)
                     if result.unmatched > 0
-                    else _(
-                        "Owed by players to nobody here (lost to computer players or adjustments): {units}", units=left
-                    )
-                )
+                    else _("Nobody here is owed the remaining {units}, lost to computer players or taken by"
+                           " adjustments.", units=left)
+                )  # fmt: skip
             if not result.transfers:
                 lines.insert(0, _("Nothing to settle: nobody owes anybody here."))
             text = "\n".join(lines)
-            title = _("Settling up: {currency}", currency=currency_name(currency))
+            title = _("Settling up: {currency}", currency=currency_plural(currency))
             footer = _(
                 "A payment made? Record it with `{command}`; the other player confirms it.",
                 command=ui.command("ledger paid"),
@@ -157,12 +157,20 @@ class PaymentsCog(commands.Cog, name="Payments"):
         assert interaction.guild_id is not None
         money = await self.money.get(interaction.guild_id)
         with using(await channel_locale(self.bot, interaction.guild_id, interaction)):
-            text = _(
-                "💸 {proposer}: {payer} paid {payee} {amount}. {confirmer}, is that right? (until {deadline})",
-                proposer=mention(p.proposer_id), payer=mention(p.payer_id), payee=mention(p.payee_id),
-                amount=with_money(units_text(p.amount, p.currency), p.amount, p.currency, money),
-                confirmer=mention(p.confirmer_id), deadline=relative_tag(p.expires_at),
-            )  # fmt: skip
+            amount = with_money(units_text(p.amount, p.currency), p.amount, p.currency, money)
+            # addressed to the one who confirms; each player named once (the proposer is one of the two)
+            if p.proposer_id == p.payer_id:
+                text = _(
+                    "💸 {payee}, {payer} says they paid you {amount}. Is that right? (until {deadline})",
+                    payee=mention(p.payee_id), payer=mention(p.payer_id), amount=amount,
+                    deadline=relative_tag(p.expires_at),
+                )  # fmt: skip
+            else:
+                text = _(
+                    "💸 {payer}, {payee} says you paid them {amount}. Is that right? (until {deadline})",
+                    payer=mention(p.payer_id), payee=mention(p.payee_id), amount=amount,
+                    deadline=relative_tag(p.expires_at),
+                )  # fmt: skip
             view = discord.ui.View(timeout=None)
             view.add_item(PaymentButton.make(p.id, "ok"))
             view.add_item(PaymentButton.make(p.id, "no"))
@@ -172,13 +180,16 @@ class PaymentsCog(commands.Cog, name="Payments"):
         money = await self.money.get(guild_id)
         with using(await channel_locale(self.bot, guild_id, interaction)):
             amount = with_money(units_text(p.amount, p.currency), p.amount, p.currency, money)
+            # (who confirmed or declined is one of the two players: named once, not again as the decider)
             if p.state == "confirmed":
-                return _("✅ {payer} paid {payee} {amount} (confirmed by {who}).", payer=mention(p.payer_id),
-                         payee=mention(p.payee_id), amount=amount, who=mention(p.decided_by or 0))  # fmt: skip
+                return _("✅ Recorded: {payer} paid {payee} {amount}.", payer=mention(p.payer_id),
+                         payee=mention(p.payee_id), amount=amount)  # fmt: skip
+            if p.state == "declined" and p.decided_by == p.payer_id:
+                return _("❌ {payer} declined: no payment of {amount} to {payee} is recorded.",
+                         payer=mention(p.payer_id), payee=mention(p.payee_id), amount=amount)  # fmt: skip
             if p.state == "declined":
-                return _("❌ {who} declined: {payer} paid {payee} {amount}. Nothing was recorded.",
-                         who=mention(p.decided_by or 0), payer=mention(p.payer_id), payee=mention(p.payee_id),
-                         amount=amount)  # fmt: skip
+                return _("❌ {payee} declined: no payment of {amount} from {payer} is recorded.",
+                         payer=mention(p.payer_id), payee=mention(p.payee_id), amount=amount)  # fmt: skip
             return _("⌛ Expired: {payer} paid {payee} {amount}. Nothing was recorded.", payer=mention(p.payer_id),
                      payee=mention(p.payee_id), amount=amount)  # fmt: skip
 
