@@ -31,6 +31,7 @@ from bot.tables.hand_records import hands_over, pages_of, record_of
 from bot.tables.model import Table
 from bot.tables.service import TableError, TableService
 
+from . import _clicks
 from ._game import reply_privately
 from ._locale import reader_locale
 
@@ -65,6 +66,7 @@ class ReplayButton(
         assert isinstance(item, discord.ui.Button)
         return cls(item, match["src"], int(match["hand"]), int(match["page"]))
 
+    @_clicks.answers_every_click
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _cog(interaction).turn_page(interaction, self.src, self.hand, self.page)
 
@@ -91,6 +93,7 @@ class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rq
         assert isinstance(item, discord.ui.Select)
         return cls(item, match["src"], int(match["hand"]))
 
+    @_clicks.answers_every_click
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         page = int(self.item.values[0]) if self.item.values else 0
         await _cog(interaction).turn_page(interaction, self.src, self.hand, page)
@@ -111,7 +114,7 @@ class RecordsCog(commands.Cog, name="Records"):
         self._commands = [self._replay_command(), self._export_command()]
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ReplayButton, ReplaySelect)
+        _clicks.add_dynamic_items(self.bot, ReplayButton, ReplaySelect)
         group = self.bot.tree.get_command("table")
         assert isinstance(group, app_commands.Group), "cogs.tables loads first"
         for cmd in self._commands:

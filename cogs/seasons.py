@@ -19,22 +19,32 @@ from bot.games import registry
 from bot.i18n import N_, _, _n, using
 from bot.i18n import names as ui
 from bot.images.standings import render_standings
-from bot.ledger import Ledger
+from bot.ledger import Ledger, LedgerRefusal
 from bot.ledger.chart import recent_form
 from bot.ledger.recap import Records, records, season_entries
-from bot.ledger.texts import amount_text
+from bot.ledger.texts import amount_text, units_text
 from bot.services import services_of
 from bot.tournaments import GuildSettings
 
+from . import _clicks
 from ._charts import LedgerPictures, send_picture_message
 from ._locale import channel_locale, reader_locale
 from ._pictures import Pictures
-from .ledger.shared import date_tag, game_name, is_admin, mention, pct, private
+from .ledger.shared import date_tag, game_name, is_admin, mention, pct, private, refuse
 from .standings import standings_of
 
-__all__ = ["SeasonCloseButton", "SeasonsCog", "record_lines"]
+__all__ = ["SeasonCloseButton", "SeasonsCog", "hands_and_games", "record_lines"]
 
 log = logging.getLogger(__name__)
+
+
+def hands_and_games(hands: int, games: int) -> str:
+    """Settlements counted in the game's own unit: ``3 hands``, ``2 games`` (both, for a game settled either way)."""
+    hand_text = _n("{n} hand", "{n} hands", hands)
+    game_text = _n("{n} game", "{n} games", games)
+    if hands and games:
+        return _("{hands} and {games}", hands=hand_text, games=game_text)
+    return hand_text if hands else game_text
 
 
 def record_lines(r: Records) -> list[str]:
@@ -58,12 +68,12 @@ def record_lines(r: Records) -> list[str]:
                       who=r.accuracy.name, exact=r.accuracy.exact,
                       rate=pct(r.accuracy.exact / r.accuracy.rounds)))  # fmt: skip
     if r.most_played is not None:
-        out.append(_n("Most-played game: {game}, {n} hand or game", "Most-played game: {game}, {n} hands or games",
-                      r.most_played.settlements, game=game_name(r.most_played.game)))  # fmt: skip
+        out.append(_("Most-played game: {game}, {played}", game=game_name(r.most_played.game),
+                     played=hands_and_games(r.most_played.hands, r.most_played.games)))  # fmt: skip
     if r.closest is not None:
         out.append(_("Closest finish: {winner} ahead of {runner} by {amount} ({game}, table #{table})",
                      winner=r.closest.winner, runner=r.closest.runner_up,
-                     amount=amount_text(r.closest.margin, r.closest.currency), game=game_name(r.closest.game),
+                     amount=units_text(r.closest.margin, r.closest.currency), game=game_name(r.closest.game),
                      table=str(r.closest.table_id)))  # fmt: skip
     return out or [_("No records: nothing was played this season.")]
 
@@ -84,7 +94,7 @@ class SeasonsCog(commands.Cog, name="Seasons"):
         self.pictures = LedgerPictures(pictures or Pictures(self.settings, None, None, default=False))
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(SeasonCloseButton)
+        _clicks.add_dynamic_items(self.bot, SeasonCloseButton)
 
     @season_group.command(name="info", description="The seasons of this server")
     async def season_info(self, interaction: discord.Interaction[Any]) -> None:
@@ -113,7 +123,7 @@ class SeasonsCog(commands.Cog, name="Seasons"):
         number = current.number if current else 1
         with using(await reader_locale(self.bot, interaction)):
             view = discord.ui.View(timeout=None)
-            view.add_item(SeasonCloseButton.make(interaction.guild_id))
+            view.add_item(SeasonCloseButton.make(interaction.guild_id, number))
             text = _(
                 "Close season {n}? Balances start again at zero in season {next}; all history stays (see `{balance}`).",
                 balance=ui.command("ledger balance", season=ui.choice("all seasons")),
@@ -122,11 +132,19 @@ class SeasonsCog(commands.Cog, name="Seasons"):
             )
         await interaction.response.send_message(text, view=view, ephemeral=True)
 
-    async def confirm_season_close(self, interaction: discord.Interaction[Any], guild_id: int) -> None:
+    async def confirm_season_close(
+        self, interaction: discord.Interaction[Any], guild_id: int, number: int | None = None
+    ) -> None:
+        """The click on *Yes, close the season* (``number``: the season it asked about; ``None`` on a button made
+        before buttons named their season)."""
         if interaction.guild_id != guild_id or not await is_admin(self.settings, interaction):
             await private(self.bot, interaction, N_("Only server managers or the ledger admin role can do that."))
             return
-        new = await self.ledger.close_season(guild_id, interaction.user.id)
+        try:
+            new = await self.ledger.close_season(guild_id, interaction.user.id, number)
+        except LedgerRefusal as e:  # already closed: a second click, or another admin's
+            await refuse(self.bot, interaction, e)
+            return
         with using(await reader_locale(self.bot, interaction)):
             done = _("Season {n} closed.", n=new.number - 1)
         await interaction.response.edit_message(content=done, view=None)
@@ -204,28 +222,36 @@ class SeasonsCog(commands.Cog, name="Seasons"):
         await send_picture_message(send, title, lines, picture=picture, alt=alt)
 
 
-class SeasonCloseButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tv:season:close:(?P<g>\d+)"):
-    """The confirmation of ``/season close`` (a persistent custom id, so it works after a restart)."""
+class SeasonCloseButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tv:season:close:(?P<g>\d+)(?::(?P<n>\d+))?"
+):
+    """The confirmation of ``/season close`` (a persistent custom id, so it works after a restart). It names the
+    season it closes (``tv:season:close:<guild>:<season>``): a second click closes nothing more. A button made
+    before that (``tv:season:close:<guild>``) still closes the open season — unless the click comes late."""
 
-    def __init__(self, item: discord.ui.Button[Any], guild_id: int) -> None:
+    def __init__(self, item: discord.ui.Button[Any], guild_id: int, number: int | None = None) -> None:
         super().__init__(item)
         self.guild_id = guild_id
+        self.number = number
 
     @classmethod
-    def make(cls, guild_id: int) -> SeasonCloseButton:
+    def make(cls, guild_id: int, number: int) -> SeasonCloseButton:
         # (made inside the reader's locale: the label is theirs)
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=_("Yes, close the season"), style=discord.ButtonStyle.danger, custom_id=f"tv:season:close:{guild_id}"
+            label=_("Yes, close the season"),
+            style=discord.ButtonStyle.danger,
+            custom_id=f"tv:season:close:{guild_id}:{number}",
         )
-        return cls(button, guild_id)
+        return cls(button, guild_id, number)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> SeasonCloseButton:
         assert isinstance(item, discord.ui.Button)
-        return cls(item, int(match["g"]))
+        return cls(item, int(match["g"]), int(match["n"]) if match["n"] else None)
 
+    @_clicks.answers_every_click
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog("Seasons")
         if not isinstance(cog, SeasonsCog):
@@ -233,7 +259,9 @@ class SeasonCloseButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
                 text = _("Tavolo is starting up; try again.")
             await interaction.response.send_message(text, ephemeral=True)
             return
-        await cog.confirm_season_close(interaction, self.guild_id)
+        if self.number is None and _clicks.is_late(interaction, self.custom_id):
+            return  # an old button clicked after its answer: the season it meant is unknown (the wrapper says so)
+        await cog.confirm_season_close(interaction, self.guild_id, self.number)
 
 
 async def setup(bot: commands.Bot) -> None:

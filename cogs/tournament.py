@@ -40,6 +40,7 @@ from bot.tournaments import (
     TournamentUpdate,
 )
 
+from . import _clicks
 from ._charts import LedgerPictures, picture_layout, send_picture_message
 from ._game import TURN_TIMER_HELP, TurnTimer, game_autocomplete, manages_or_has_role, parse_rounds, reply_privately
 from ._locale import channel_locale, reader_locale
@@ -76,6 +77,7 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         assert isinstance(item, discord.ui.Button)
         return cls(item, int(match["tid"]), match["op"])
 
+    @_clicks.answers_every_click
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         fn = _handler.get("fn")
         if fn is None:
@@ -137,7 +139,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
 
     async def cog_load(self) -> None:
         _handler["fn"] = self.on_button
-        self.bot.add_dynamic_items(TournamentButton)
+        _clicks.add_dynamic_items(self.bot, TournamentButton)
         self.service.listeners.append(self.on_update)
         if self.service._on_table not in self.service.tables.listeners:  # re-added after a cog reload
             self.service.tables.listeners.append(self.service._on_table)

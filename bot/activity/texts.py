@@ -64,7 +64,7 @@ _TEXTS: dict[str, str] = {
     "bad_token": N_("Discord did not confirm who you are. Reopen the Activity."),
     "no_instance": N_("Discord does not know this Activity. Reopen it."),
     "discord_unavailable": N_("Discord cannot be reached right now; try again in a moment."),
-    "elsewhere": N_("This table is run by another Tavolo process: play it from the Discord messages."),
+    "elsewhere": N_("This table cannot be played in the Activity right now: play it from the Discord messages."),
     "bad_request": N_("The page sent something Tavolo cannot read; nothing was changed."),
     "not_seated": NOT_SEATED,
     "stale": N_("That choice is out of date: use the latest message."),

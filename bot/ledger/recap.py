@@ -54,6 +54,8 @@ class RecapEntry:
     played: bool
     won: bool
     summary: Mapping[str, Any]
+    #: the hand a settlement booked, ``None`` for a whole game's (the unit a recap counts it in)
+    hand_index: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,12 @@ class Accuracy:
 class MostPlayed:
     game: str
     settlements: int
+    #: how many of them settled one hand (the others settled a whole game)
+    hands: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.settlements - self.hands
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,12 +255,15 @@ def best_accuracy(
 
 def most_played(entries: Iterable[RecapEntry]) -> MostPlayed | None:
     counts: dict[str, set[int]] = {}
+    hands: dict[str, set[int]] = {}
     for e in entries:
         counts.setdefault(e.game, set()).add(e.settlement_id)
+        if e.hand_index is not None:
+            hands.setdefault(e.game, set()).add(e.settlement_id)
     if not counts:
         return None
     game = max(counts, key=lambda g: (len(counts[g]), -min(counts[g])))
-    return MostPlayed(game, len(counts[game]))
+    return MostPlayed(game, len(counts[game]), len(hands.get(game, ())))
 
 
 def closest_finish(entries: Sequence[RecapEntry], currency_of: Mapping[str, str]) -> Closest | None:
@@ -316,13 +327,14 @@ async def season_entries(ledger: Ledger, guild_id: int, season_number: int) -> l
             return []
         rows = await conn.execute_fetchall(
             "SELECT e.settlement_id, s.game, s.table_id, s.created_at, e.user_id, e.player_name, e.seat, e.currency,"
-            " e.amount, e.played, e.won, s.summary_json FROM entries e JOIN settlements s ON s.id = e.settlement_id"
+            " e.amount, e.played, e.won, s.summary_json, s.hand_index"
+            " FROM entries e JOIN settlements s ON s.id = e.settlement_id"
             " WHERE s.guild_id = ? AND s.season_id = ? AND e.is_bot = 0 ORDER BY e.settlement_id, e.seat, e.id",
             (guild_id, season_ids[0]),
         )
     summaries: dict[int, Mapping[str, Any]] = {}
     out = []
-    for sid, game, table, created, uid, name, seat, cur, amount, played, won, summary in rows:
+    for sid, game, table, created, uid, name, seat, cur, amount, played, won, summary, hand in rows:
         if sid not in summaries:
             summaries[sid] = json.loads(summary)
         out.append(
@@ -339,6 +351,7 @@ async def season_entries(ledger: Ledger, guild_id: int, season_number: int) -> l
                 bool(played),
                 bool(won),
                 summaries[sid],
+                int(hand) if hand is not None else None,
             )
         )
     return out

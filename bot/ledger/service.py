@@ -375,15 +375,30 @@ class Ledger:
         rows = await self.db.fetchall("SELECT * FROM seasons WHERE guild_id = ? ORDER BY number", (guild_id,))
         return [_season_from_row(r) for r in rows]
 
-    async def close_season(self, guild_id: int, actor_id: int) -> Season:
+    async def close_season(self, guild_id: int, actor_id: int, number: int | None = None) -> Season:
         """Close the guild's current season (creating season 1 first if there is none) and open the next.
-        Returns the new, open season. History is untouched; balances are per season."""
+        Returns the new, open season. History is untouched; balances are per season.
+
+        ``number``: close that season only — refused when it is no longer the open one (a second click on the
+        same confirmation must not close the next season too). The same refusal when two closes race."""
         _check_id("guild_id", guild_id)
         _check_id("actor_id", actor_id)
         async with self.db.transaction() as conn:
             now = _now_text(self._clock())
             current = await self._open_season_id(conn, guild_id, now)
-            await conn.execute("UPDATE seasons SET closed_at = ?, closed_by = ? WHERE id = ?", (now, actor_id, current))
+            found = list(await conn.execute_fetchall("SELECT number FROM seasons WHERE id = ?", (current,)))
+            open_number = int(found[0][0])
+            if number is not None and number != open_number:
+                raise LedgerRefusal(N_("Season {n} is already closed."), n=number)
+            # closed_at IS NULL: under PostgreSQL a close racing this one may have closed the row meanwhile
+            closed = list(
+                await conn.execute_fetchall(
+                    "UPDATE seasons SET closed_at = ?, closed_by = ? WHERE id = ? AND closed_at IS NULL RETURNING id",
+                    (now, actor_id, current),
+                )
+            )
+            if not closed:
+                raise LedgerRefusal(N_("Season {n} is already closed."), n=open_number)
             new_id = await self._open_season_id(conn, guild_id, now)
             rows = await conn.execute_fetchall("SELECT * FROM seasons WHERE id = ?", (new_id,))
         return _season_from_row(next(iter(rows)))

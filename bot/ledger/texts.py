@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.i18n import _n, _p, signed
 
-__all__ = ["amount_text", "currency_name", "units_text"]
+__all__ = ["amount_text", "currency_name", "currency_plural", "units_text"]
 
 
 def amount_text(value: int, currency: str, *, sign_points: bool = False) -> str:
@@ -30,6 +30,17 @@ def currency_name(currency: str) -> str:
         return _p("currency", "resto")
     if currency == "point":
         return _p("currency", "point")
+    return currency
+
+
+def currency_plural(currency: str) -> str:
+    """A currency named as what is counted in it, the plural noun of a title: "Settling up: stakes"."""
+    if currency == "stake":
+        return _p("currency", "stakes")
+    if currency == "resto":
+        return _p("currency", "resti")
+    if currency == "point":
+        return _p("currency", "points")
     return currency
 
 

@@ -595,7 +595,10 @@ class TournamentService:
         names = [players[u].name if u is not None and u in players else "🤖 Computer" for u in rt.seats]
         if rt.thread_id is None:
             if self.channel_factory is None:
-                raise TournamentError(N_("Tournament tables need a place to open (no channel factory)."))
+                # (the Discord side sets the factory when it loads: until then there is nowhere to open a table)
+                raise TournamentError(
+                    N_("Tournament tables cannot open yet: Tavolo is still starting; try again in a moment.")
+                )
             rt.thread_id = await self.channel_factory(t, rt, names)
             await self._save_rt(rt, "thread_id", rt.thread_id)
         if rt.table_id is None:

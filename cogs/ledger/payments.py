@@ -21,14 +21,21 @@ from bot.ledger import Ledger, LedgerRefusal
 from bot.ledger.money import MoneySettings
 from bot.ledger.payments import MAX_AMOUNT, Payment, PaymentExpired, Payments
 from bot.ledger.settlement import settle
-from bot.ledger.texts import currency_name, units_text
+from bot.ledger.texts import currency_plural, units_text
 from bot.tournaments import GuildSettings
 
-from .. import _groups
+from .. import _clicks, _groups
 from .._locale import channel_locale, reader_locale
 from .shared import CURRENCY_CHOICES, is_admin, mention, private, refuse, relative_tag, with_money
 
 __all__ = ["PaymentButton", "PaymentsCog"]
+
+#: a proposal's outcome, for a click that comes after it (its message already shows it; the clicker hears it)
+_OUTCOME = {
+    "confirmed": N_("This payment is already confirmed and recorded."),
+    "declined": N_("This payment was declined; nothing was recorded."),
+    "expired": N_("This payment proposal has expired; nothing was recorded. Propose it again."),
+}
 
 
 class PaymentsCog(commands.Cog, name="Payments"):
@@ -61,7 +68,7 @@ class PaymentsCog(commands.Cog, name="Payments"):
         return self._money
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(PaymentButton)
+        _clicks.add_dynamic_items(self.bot, PaymentButton)
         _groups.join_groups(self, self.bot.tree)
 
     async def cog_unload(self) -> None:
@@ -104,12 +111,12 @@ class PaymentsCog(commands.Cog, name="Payments"):
             if result.unmatched:
                 left = with_money(units_text(abs(result.unmatched), currency), abs(result.unmatched), currency, money)
                 lines.append(
-                    _("Owed to players by nobody here (won from computer players or adjustments): {units}", units=left)
+                    _("Nobody here owes the remaining {units}, won from computer players or added by adjustments.",
+                      units=left)
                     if result.unmatched > 0
-                    else _(
-                        "Owed by players to nobody here (lost to computer players or adjustments): {units}", units=left
-                    )
-                )
+                    else _("Nobody here is owed the remaining {units}, lost to computer players or taken by"
+                           " adjustments.", units=left)
+                )  # fmt: skip
             if not result.transfers:
                 lines.insert(0, _("Nothing to settle: nobody owes anybody here."))
             if not result.exact:
@@ -117,7 +124,7 @@ class PaymentsCog(commands.Cog, name="Payments"):
                 lines.append(_("With this many players owing or owed, these payments clear every balance but may "
                                "not be the fewest."))  # fmt: skip
             text = "\n".join(lines)
-            title = _("Settling up: {currency}", currency=currency_name(currency))
+            title = _("Settling up: {currency}", currency=currency_plural(currency))
             footer = _(
                 "A payment made? Record it with `{command}`; the other player confirms it.",
                 command=ui.command("ledger paid"),
@@ -156,12 +163,20 @@ class PaymentsCog(commands.Cog, name="Payments"):
         assert interaction.guild_id is not None
         money = await self.money.get(interaction.guild_id)
         with using(await channel_locale(self.bot, interaction.guild_id, interaction)):
-            text = _(
-                "💸 {proposer}: {payer} paid {payee} {amount}. {confirmer}, is that right? (until {deadline})",
-                proposer=mention(p.proposer_id), payer=mention(p.payer_id), payee=mention(p.payee_id),
-                amount=with_money(units_text(p.amount, p.currency), p.amount, p.currency, money),
-                confirmer=mention(p.confirmer_id), deadline=relative_tag(p.expires_at),
-            )  # fmt: skip
+            amount = with_money(units_text(p.amount, p.currency), p.amount, p.currency, money)
+            # addressed to the one who confirms; each player named once (the proposer is one of the two)
+            if p.proposer_id == p.payer_id:
+                text = _(
+                    "💸 {payee}, {payer} says they paid you {amount}. Is that right? (until {deadline})",
+                    payee=mention(p.payee_id), payer=mention(p.payer_id), amount=amount,
+                    deadline=relative_tag(p.expires_at),
+                )  # fmt: skip
+            else:
+                text = _(
+                    "💸 {payer}, {payee} says you paid them {amount}. Is that right? (until {deadline})",
+                    payer=mention(p.payer_id), payee=mention(p.payee_id), amount=amount,
+                    deadline=relative_tag(p.expires_at),
+                )  # fmt: skip
             view = discord.ui.View(timeout=None)
             view.add_item(PaymentButton.make(p.id, "ok"))
             view.add_item(PaymentButton.make(p.id, "no"))
@@ -171,18 +186,24 @@ class PaymentsCog(commands.Cog, name="Payments"):
         money = await self.money.get(guild_id)
         with using(await channel_locale(self.bot, guild_id, interaction)):
             amount = with_money(units_text(p.amount, p.currency), p.amount, p.currency, money)
+            # (who confirmed or declined is one of the two players: named once, not again as the decider)
             if p.state == "confirmed":
-                return _("✅ {payer} paid {payee} {amount} (confirmed by {who}).", payer=mention(p.payer_id),
-                         payee=mention(p.payee_id), amount=amount, who=mention(p.decided_by or 0))  # fmt: skip
+                return _("✅ Recorded: {payer} paid {payee} {amount}.", payer=mention(p.payer_id),
+                         payee=mention(p.payee_id), amount=amount)  # fmt: skip
+            if p.state == "declined" and p.decided_by == p.payer_id:
+                return _("❌ {payer} declined: no payment of {amount} to {payee} is recorded.",
+                         payer=mention(p.payer_id), payee=mention(p.payee_id), amount=amount)  # fmt: skip
             if p.state == "declined":
-                return _("❌ {who} declined: {payer} paid {payee} {amount}. Nothing was recorded.",
-                         who=mention(p.decided_by or 0), payer=mention(p.payer_id), payee=mention(p.payee_id),
-                         amount=amount)  # fmt: skip
+                return _("❌ {payee} declined: no payment of {amount} from {payer} is recorded.",
+                         payer=mention(p.payer_id), payee=mention(p.payee_id), amount=amount)  # fmt: skip
             return _("⌛ Expired: {payer} paid {payee} {amount}. Nothing was recorded.", payer=mention(p.payer_id),
                      payee=mention(p.payee_id), amount=amount)  # fmt: skip
 
-    async def answer_payment(self, interaction: discord.Interaction[Any], payment_id: int, action: str) -> None:
-        """A click on a proposal's *confirm* or *decline*."""
+    async def answer_payment(
+        self, interaction: discord.Interaction[Any], payment_id: int, action: str, *, late: bool = False
+    ) -> None:
+        """A click on a proposal's *confirm* or *decline*; ``late``: its buttons were already removed (the click
+        of a lagging client), so the outcome is told privately instead of written on the message again."""
         if interaction.guild_id is None:
             return
         guild_id = interaction.guild_id
@@ -208,6 +229,9 @@ class PaymentsCog(commands.Cog, name="Payments"):
                         content=await self._settled_text(guild_id, stale, interaction), view=None,
                         allowed_mentions=discord.AllowedMentions.none(),
                     )  # fmt: skip
+            return
+        if late and result.state in _OUTCOME:
+            await private(self.bot, interaction, _OUTCOME[result.state])
             return
         await interaction.response.edit_message(
             content=await self._settled_text(guild_id, result, interaction), view=None,
@@ -280,6 +304,7 @@ class PaymentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"t
         assert isinstance(item, discord.ui.Button)
         return cls(item, int(match["p"]), match["a"])
 
+    @_clicks.answers_every_click
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog("Payments")
         if not isinstance(cog, PaymentsCog):
@@ -287,4 +312,5 @@ class PaymentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"t
                 text = _("Tavolo is starting up; try again.")
             await interaction.response.send_message(text, ephemeral=True)
             return
-        await cog.answer_payment(interaction, self.payment_id, self.action)
+        late = _clicks.is_late(interaction, self.custom_id)
+        await cog.answer_payment(interaction, self.payment_id, self.action, late=late)

@@ -586,7 +586,7 @@ async def test_the_ledger_cogs_reply_in_the_readers_language(pseudo_readers: Non
             _check(sent, _cog_data(), where + " (not an admin)")
     sent = Sent()
     with using(PSEUDO):
-        sent.record(view=discord.ui.View().add_item(SeasonCloseButton.make(GUILD)))
+        sent.record(view=discord.ui.View().add_item(SeasonCloseButton.make(GUILD, 1)))
     _check(sent, _cog_data(), "season button")
     await ledger.db.close()
 

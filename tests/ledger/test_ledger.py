@@ -16,6 +16,7 @@ import pytest
 from bot.ledger import (
     KeyConflict,
     Ledger,
+    LedgerRefusal,
     SeatRef,
     UnknownSeason,
     ZeroSumError,
@@ -265,6 +266,22 @@ async def test_close_season_without_any_season(ledger: Ledger) -> None:
     s = await ledger.close_season(G1, ADMIN)
     assert s.number == 2
     assert [x.is_open for x in await ledger.seasons(G1)] == [False, True]
+
+
+async def test_closing_a_named_season_twice_closes_it_once(ledger: Ledger) -> None:
+    """A second click on one confirmation (it names season 1) is refused: season 2 stays open."""
+    await ledger.settle(**hand("a"))
+    assert (await ledger.close_season(G1, ADMIN, 1)).number == 2
+    with pytest.raises(LedgerRefusal) as refused:
+        await ledger.close_season(G1, ADMIN, 1)
+    assert refused.value.params == {"n": 1} and "already closed" in str(refused.value)
+    assert [(s.number, s.is_open) for s in await ledger.seasons(G1)] == [(1, False), (2, True)]
+    first, second = await asyncio.gather(
+        ledger.close_season(G1, ADMIN, 2), ledger.close_season(G1, ADMIN, 2), return_exceptions=True
+    )
+    assert sorted(type(r).__name__ for r in (first, second)) == ["LedgerRefusal", "Season"]  # two racing clicks
+    assert [(s.number, s.is_open) for s in await ledger.seasons(G1)] == [(1, False), (2, False), (3, True)]
+    assert (await ledger.close_season(G1, ADMIN)).number == 4  # no number: the open season, as before
 
 
 # -- adjustments -------------------------------------------------------------------------------------------

@@ -119,3 +119,5 @@ async def test_season_entries_read_back_the_booked_season(db: Database) -> None:
     r = records(rows, currency_of=CURRENCY_OF, contract_paths=PATHS, bid_games=())
     assert r.big_win is not None and (r.big_win.name, r.big_win.amount) == ("Anna", 5)
     assert r.contracts == Contracts(1, "Anna", 1, 1)  # tie 1/1 each: the smaller user id
+    assert [e.hand_index for e in rows] == [0, 0, 1, 1]
+    assert r.most_played is not None and (r.most_played.hands, r.most_played.games) == (2, 0)  # counted in hands
