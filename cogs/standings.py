@@ -341,11 +341,8 @@ class StandingsCog(commands.Cog, name="Standings"):
             if not prof.games:
                 embed.description = _("No finished games in this server yet.")
             else:
-                embed.description = _n(
-                    "{n} settled hand or game in this server (all seasons).",
-                    "{n} settled hands or games in this server (all seasons).",
-                    prof.played,
-                )
+                # (each game's field counts what it settles, hands or whole games: no total can name one unit)
+                embed.description = _("All seasons in this server.")
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ============================================================== charts
