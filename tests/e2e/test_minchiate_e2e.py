@@ -434,7 +434,7 @@ async def test_full_minchiate_deal_two_users_two_computers(fake_discord: FakeDis
         assert "Kings" not in decl_text
         # 5 (bob's exposed Matto) + 9 + 55 = 69 for A, nothing for B: one resto converted before the play
         score = field(fake.message(table_msg.id), "Score") or ""
-        assert "Team A (alice & bob): 1 resti" in score and "Running difference: A leads by 9" in score
+        assert "Team A (alice & bob): 1 resto" in score and "Running difference: A leads by 9" in score
         assert "→ resti A 1 / B 0" in (field(fake.message(table_msg.id), "Scoring") or "")
         fola_line = field(fake.message(table_msg.id), "The deal") or ""
         assert all(shows(fola_line, c) for c in public["fola"])  # revealed to all, incl. bob's discards
