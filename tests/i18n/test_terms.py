@@ -314,3 +314,15 @@ def test_a_replay_names_computers_in_the_readers_language(locale: str) -> None:
         text = "\n".join(replay_text(replay(record), hand=0))
         computer = display_name(COMPUTER_NAME.format(n=1))
     assert computer in text and "Computer" not in text
+
+
+def test_the_activity_plate_names_each_games_bid_in_its_own_word() -> None:
+    # a Wizard bid is a prediction (예측), a Mighty bid a promise (공약); 비드 is Mediatore's auction word only
+    from bot.activity.views import _bid_word
+    from bot.i18n import using
+
+    with using("ko"):
+        words = {g: _bid_word(g) for g in ("wizard", "mighty", "mediatore")}
+    assert words == {"wizard": "예측", "mighty": "공약", "mediatore": "비드"}
+    with using("pl"):
+        assert _bid_word("wizard") != _bid_word("mighty")  # Deklaracja (no auction) vs Odzywka
