@@ -18,6 +18,13 @@ if TYPE_CHECKING:
 BACKENDS = ("sqlite", "postgres")
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: two workers per core. The end-to-end tests spend much of their time waiting (for a bot process
+    to start, for the fake Discord, for a timer), so a second worker per core keeps both cores busy: on the 2-core
+    machine 4 workers ran the suite in 414 s where 2 took 543 s."""
+    return 2 * (os.cpu_count() or 1)
+
+
 def _in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 

@@ -38,6 +38,13 @@ SUIT_SYMBOL = {"Co": "🪙", "Cu": "🏆", "Sw": "⚔️", "Ba": "🪵"}
 
 
 # ============================================================================ an independent scorer (spec)
+
+
+def _resti(n: int) -> str:
+    """A team's resti as the English catalogue writes them (one resto, any other number resti)."""
+    return f"{n} resto" if n == 1 else f"{n} resti"
+
+
 def points(card: str) -> int:
     """§2.3 card points."""
     if card == MATTO:
@@ -449,8 +456,8 @@ async def test_full_minchiate_deal_two_users_two_computers(fake_discord: FakeDis
             recount = Recount(game.public_view(), list(table.log), None)
             msg = fake.message(table_msg.id)
             score = field(msg, "Score") or ""
-            assert f"Team A (alice & bob): {recount.resti[0]} resti" in score, score
-            assert f"Team B (🤖 Computer 1 & 🤖 Computer 2): {recount.resti[1]} resti" in score, score
+            assert f"Team A (alice & bob): {_resti(recount.resti[0])}" in score, score
+            assert f"Team B (🤖 Computer 1 & 🤖 Computer 2): {_resti(recount.resti[1])}" in score, score
             assert f"Running difference: {diff_text(recount.diff)}" in score, score
             shown = parse_events((field(msg, "Scoring") or "").splitlines())
             assert shown and [e[:3] for e in shown] == recount.events[-len(shown) :]
@@ -493,8 +500,8 @@ async def test_full_minchiate_deal_two_users_two_computers(fake_discord: FakeDis
         else:
             assert "Tie: no resti change hands." in lines
         final_score = field(fake.message(table_msg.id), "Score") or ""
-        assert f"Team A (alice & bob): {recount.resti[0]} resti" in final_score
-        assert f"Team B (🤖 Computer 1 & 🤖 Computer 2): {recount.resti[1]} resti" in final_score
+        assert f"Team A (alice & bob): {_resti(recount.resti[0])}" in final_score
+        assert f"Team B (🤖 Computer 1 & 🤖 Computer 2): {_resti(recount.resti[1])}" in final_score
 
         # the ledger: the deal booked exactly once, each team member +/- net, zero-sum, stakes = resti x 2
         db = bot.db
