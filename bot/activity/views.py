@@ -64,16 +64,6 @@ def _control(c: Control) -> dict[str, Any]:
     }
 
 
-def _bid_word(game_id: str) -> str:
-    """A plate's word for a seat's bid: each game's own (a Wizard bid is a prediction, a Mighty bid a contract
-    promise; in Korean 예측 and 공약, never Mediatore's 비드)."""
-    if game_id == "wizard":
-        return _p("seat plate, Wizard", "Bid")
-    if game_id == "mighty":
-        return _p("seat plate, Mighty", "Bid")
-    return _p("seat plate", "Bid")
-
-
 def _plates(t: Table, plates: list[SeatPlate]) -> list[dict[str, Any]]:
     """Each seat's plate with its labels in the reader's language (the page draws it, and reads it out)."""
     out = []
@@ -81,7 +71,7 @@ def _plates(t: Table, plates: list[SeatPlate]) -> list[dict[str, Any]]:
         p = plates[i] if i < len(plates) else SeatPlate()
         chips = []
         if p.bid is not None:
-            chips.append({"kind": "bid", "label": _bid_word(t.game_id), "value": p.bid})
+            chips.append({"kind": "bid", "label": p.bid_label or _p("seat plate", "Bid"), "value": p.bid})
         if p.tricks is not None:
             chips.append({"kind": "tricks", "label": _p("seat plate", "Tricks"), "value": str(p.tricks)})
         if p.points is not None:

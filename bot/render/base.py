@@ -82,6 +82,9 @@ class SeatPlate:
 
     #: the seat's bid or contract as text (``?``: made but secret), ``None``: none to show
     bid: str | None = None
+    #: the game's own word for that bid, in the reader's language (a Wizard bid is a prediction, a Mighty bid a
+    #: promise: 예측 and 공약 in Korean); ``None``: the front-end's generic "Bid"
+    bid_label: str | None = None
     tricks: int | None = None
     #: card points taken in this hand (games that count points, not tricks)
     points: int | None = None

@@ -485,7 +485,7 @@ async def test_full_minchiate_deal_two_users_two_computers(fake_discord: FakeDis
             e = recount.end[t]
             assert (
                 f"End {t}: cards {e['cards']} + combinations {e['combinations']} + extra cards {e['card_count']}"
-                f" + last trick {e['last_trick']} = {e['total']}"
+                f" + final trick {e['last_trick']} = {e['total']}"
             ) in lines
         assert recount.final_diff is not None
         assert (

@@ -318,11 +318,19 @@ def test_a_replay_names_computers_in_the_readers_language(locale: str) -> None:
 
 def test_the_activity_plate_names_each_games_bid_in_its_own_word() -> None:
     # a Wizard bid is a prediction (예측), a Mighty bid a promise (공약); 비드 is Mediatore's auction word only
-    from bot.activity.views import _bid_word
-    from bot.i18n import using
+    from bot.games import registry
+    from bot.i18n import _p, using
+
+    def words() -> dict[str, str]:
+        out = {}
+        for game, n in (("wizard", 4), ("mighty", 5), ("mediatore", 4)):
+            view = registry.game_class(game)(n, {}, 3).public_view()
+            plate = registry.renderer(game).seat_plates(view, [f"p{i}" for i in range(n)])[0]
+            out[game] = plate.bid_label or _p("seat plate", "Bid")
+        return out
 
     with using("ko"):
-        words = {g: _bid_word(g) for g in ("wizard", "mighty", "mediatore")}
-    assert words == {"wizard": "예측", "mighty": "공약", "mediatore": "비드"}
+        assert words() == {"wizard": "예측", "mighty": "공약", "mediatore": "비드"}
     with using("pl"):
-        assert _bid_word("wizard") != _bid_word("mighty")  # Deklaracja (no auction) vs Odzywka
+        w = words()
+        assert w["wizard"] != w["mighty"]  # Deklaracja (no auction) vs Odzywka

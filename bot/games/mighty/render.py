@@ -585,6 +585,7 @@ def seat_plates(view: dict[str, Any], names: list[str]) -> list[SeatPlate]:
         plates.append(
             SeatPlate(
                 bid=bid,
+                bid_label=_p("seat plate, Mighty", "Bid"),
                 tricks=view["tricks_won"][s] if playing else None,
                 points=view["points_won"][s] if playing else None,
                 score=view["totals"][s],

@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.engine.protocol import Action, Settlement
 from bot.games.wizard.engine import sort_hand
-from bot.i18n import _, _n, signed
+from bot.i18n import _, _n, _p, signed
 from bot.render.base import MAX_ROWS, Choice, Control, Panel, SeatPlate, Section, fit, split_choices
 from bot.render.cards import FRENCH_SUIT, french_suit_name, joined, wizard_label
 
@@ -450,6 +450,7 @@ def seat_plates(view: dict[str, Any], names: list[str]) -> list[SeatPlate]:
         plates.append(
             SeatPlate(
                 bid=bid,
+                bid_label=_p("seat plate, Wizard", "Bid"),
                 tricks=view["tricks"][s] if playing else None,
                 score=view["totals"][s],
                 dealer=s == view["dealer"],
