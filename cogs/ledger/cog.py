@@ -13,19 +13,17 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.i18n import N_, _, signed, using
-from bot.ledger import HistoryRow, Ledger, LedgerRefusal
-from bot.ledger.money import MoneySettings
+from bot.ledger import HistoryRow, LedgerRefusal
 from bot.ledger.texts import amount_text, currency_name
-from bot.tournaments import GuildSettings
 
 from .. import _groups
 from .._locale import channel_locale, reader_locale
 from .shared import (
     CURRENCY_CHOICES,
     SEASON_CHOICES,
+    MoneyCog,
     fmt_amounts,
     game_name,
     is_admin,
@@ -65,33 +63,8 @@ def history_line(row: HistoryRow) -> str:
     return _("{when} {game} table #{table}: {amounts}", when=when, game=game, table=table, amounts=amounts)
 
 
-class LedgerCog(commands.Cog, name="Ledger"):
+class LedgerCog(MoneyCog, name="Ledger"):
     ledger_group = _groups.ledger_group()
-
-    def __init__(
-        self,
-        bot: commands.Bot,
-        ledger: Ledger,
-        settings: GuildSettings | None = None,
-        money: MoneySettings | None = None,
-    ) -> None:
-        self.bot = bot
-        self.ledger = ledger
-        self.settings = settings or GuildSettings(ledger.db)
-        self._money = money
-
-    @property
-    def money(self) -> MoneySettings:
-        """The server's money values (one cache for the process when the services hand one over)."""
-        if self._money is None:
-            self._money = MoneySettings(self.ledger.db)
-        return self._money
-
-    async def cog_load(self) -> None:
-        _groups.join_groups(self, self.bot.tree)
-
-    async def cog_unload(self) -> None:
-        _groups.leave_groups(self, getattr(self.bot, "tree", None))
 
     @ledger_group.command(name="balance", description="A player's balance in this server")
     @app_commands.describe(user="Whose balance (default: yours)", season="Current season (default) or all")

@@ -13,20 +13,17 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.i18n import N_, _, using
 from bot.i18n import names as ui
-from bot.ledger import Ledger, LedgerRefusal
-from bot.ledger.money import MoneySettings
+from bot.ledger import LedgerRefusal
 from bot.ledger.payments import MAX_AMOUNT, Payment, PaymentExpired, Payments
 from bot.ledger.settlement import settle
 from bot.ledger.texts import currency_plural, units_text
-from bot.tournaments import GuildSettings
 
 from .. import _clicks, _groups
 from .._locale import channel_locale, reader_locale
-from .shared import CURRENCY_CHOICES, is_admin, mention, private, refuse, relative_tag, with_money
+from .shared import CURRENCY_CHOICES, MoneyCog, is_admin, mention, private, refuse, relative_tag, with_money
 
 __all__ = ["PaymentButton", "PaymentsCog"]
 
@@ -38,20 +35,11 @@ _OUTCOME = {
 }
 
 
-class PaymentsCog(commands.Cog, name="Payments"):
+class PaymentsCog(MoneyCog, name="Payments"):
     ledger_group = _groups.ledger_group()
 
-    def __init__(
-        self,
-        bot: commands.Bot,
-        ledger: Ledger,
-        settings: GuildSettings | None = None,
-        money: MoneySettings | None = None,
-    ) -> None:
-        self.bot = bot
-        self.ledger = ledger
-        self.settings = settings or GuildSettings(ledger.db)
-        self._money = money
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self._payments: Payments | None = None
 
     @property
@@ -60,19 +48,9 @@ class PaymentsCog(commands.Cog, name="Payments"):
             self._payments = Payments(self.ledger)
         return self._payments
 
-    @property
-    def money(self) -> MoneySettings:
-        """The server's money values (one cache for the process when the services hand one over)."""
-        if self._money is None:
-            self._money = MoneySettings(self.ledger.db)
-        return self._money
-
     async def cog_load(self) -> None:
         _clicks.add_dynamic_items(self.bot, PaymentButton)
-        _groups.join_groups(self, self.bot.tree)
-
-    async def cog_unload(self) -> None:
-        _groups.leave_groups(self, getattr(self.bot, "tree", None))
+        await super().cog_load()
 
     async def _name(self, guild: discord.Guild | None, guild_id: int, user_id: int) -> str:
         """A player's display name: the member's, else the name they last played under, else a mention."""

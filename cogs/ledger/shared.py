@@ -1,5 +1,6 @@
-"""What the ledger's cogs share: the options' choices, mentions and dates as Discord shows them, amounts with their
-money value, who counts as a ledger admin, and the private replies (a refusal, a short catalogue notice).
+"""What the ledger's cogs share: a base cog (the ledger, the settings, the money values), the options' choices,
+mentions and dates as Discord shows them, amounts with their money value, who counts as a ledger admin, and the
+private replies (a refusal, a short catalogue notice).
 
 Used by :mod:`cogs.ledger` (balances, history, export, adjustments; payments), :mod:`cogs.standings`,
 :mod:`cogs.seasons` and :mod:`cogs.server_config`.
@@ -12,21 +13,24 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.games import registry
 from bot.i18n import _, _p, num, tenths, using
-from bot.ledger import LedgerRefusal, SeasonSpec
-from bot.ledger.money import MoneyValue
+from bot.ledger import Ledger, LedgerRefusal, SeasonSpec
+from bot.ledger.money import MoneySettings, MoneyValue
 from bot.ledger.texts import amount_text, units_text
 from bot.render.errors import error_text
 from bot.tournaments import GuildSettings
 
+from .. import _groups
 from .._game import manages_or_has_role
 from .._locale import reader_locale
 
 __all__ = [
     "CURRENCY_CHOICES",
     "SEASON_CHOICES",
+    "MoneyCog",
     "date_tag",
     "dec",
     "fmt_amounts",
@@ -140,3 +144,33 @@ async def private(bot: Any, interaction: discord.Interaction[Any], msgid: str, *
     with using(await reader_locale(bot, interaction)):
         text = _(msgid, **params)
     await interaction.response.send_message(text, ephemeral=True)
+
+
+class MoneyCog(commands.Cog):
+    """What the cogs that show amounts of money share: the ledger, the server settings, the process's one cache of
+    money values, and their subcommands joined to the shared ``/ledger`` group while loaded."""
+
+    def __init__(
+        self,
+        bot: commands.Bot,
+        ledger: Ledger,
+        settings: GuildSettings | None = None,
+        money: MoneySettings | None = None,
+    ) -> None:
+        self.bot = bot
+        self.ledger = ledger
+        self.settings = settings or GuildSettings(ledger.db)
+        self._money = money
+
+    @property
+    def money(self) -> MoneySettings:
+        """The server's money values (one cache for the process when the services hand one over)."""
+        if self._money is None:
+            self._money = MoneySettings(self.ledger.db)
+        return self._money
+
+    async def cog_load(self) -> None:
+        _groups.join_groups(self, self.bot.tree)
+
+    async def cog_unload(self) -> None:
+        _groups.leave_groups(self, getattr(self.bot, "tree", None))
